@@ -1,0 +1,130 @@
+/// @file
+/// Certified real numbers: closed intervals with MPFR endpoints (MPFI), rounded outward.
+///
+/// Every operation returns an interval that contains the exact result of applying the
+/// operation to every pair of points of its operands (the inclusion property). Nothing in
+/// exactdp that leads to a verdict uses plain floating point: a transcendental quantity such as
+/// e^ε, ln λ, or Φ(x) is carried as an Interval, and decisions about it go through
+/// exactdp/numeric/decide.hpp, which raises the precision until the enclosure separates.
+#pragma once
+
+#include "exactdp/numeric/rational.hpp"
+
+#include <mpfi.h>
+#include <mpfr.h>
+
+#include <string>
+
+namespace exactdp {
+
+/// Working precision in bits of the MPFR endpoints.
+using Precision = mpfr_prec_t;
+
+/// Precision used when the caller does not say: 128 bits (about 38 decimal digits).
+inline constexpr Precision default_precision = 128;
+
+/// A closed interval [lo, hi] of reals with MPFR endpoints of a given precision.
+///
+/// Invariant: lo ≤ hi (MPFI intervals are never empty here; operations that would produce an
+/// empty or NaN interval, such as log of a negative interval, throw exactdp::Error). Endpoints
+/// may be ±∞ (e.g. the moment of a pair with a catastrophic atom).
+/// Binary operations compute at the larger precision of their operands.
+class Interval {
+public:
+  /// The point interval [0, 0] at the default precision.
+  Interval();
+  /// The point interval [0, 0] at @p precision.
+  static Interval zero(Precision precision);
+  /// The tightest interval at @p precision that contains the exact rational @p q.
+  Interval(const Rational& q, Precision precision = default_precision);  // NOLINT implicit
+  /// An interval from an integer (exact when representable at @p precision).
+  Interval(long n, Precision precision);
+  /// The smallest interval at @p precision containing [lo, hi]. Precondition: lo ≤ hi.
+  static Interval hull(const Rational& lo, const Rational& hi, Precision precision = default_precision);
+  /// [0, +∞] or [x, +∞]: an interval whose upper end is +∞.
+  static Interval at_least(const Rational& lo, Precision precision = default_precision);
+  /// The point +∞ (used for infinite divergences).
+  static Interval infinity(Precision precision = default_precision);
+
+  Interval(const Interval& other);
+  Interval(Interval&& other) noexcept;
+  Interval& operator=(const Interval& other);
+  Interval& operator=(Interval&& other) noexcept;
+  ~Interval();
+
+  Precision precision() const;
+
+  /// The lower endpoint as an exact rational. Precondition: it is finite.
+  Rational lower() const;
+  /// The upper endpoint as an exact rational. Precondition: it is finite.
+  Rational upper() const;
+  bool lower_is_finite() const;
+  bool upper_is_finite() const;
+
+  /// True when the exact rational @p q lies in [lo, hi].
+  bool contains(const Rational& q) const;
+  /// True when [lo, hi] ⊆ other.
+  bool subset_of(const Interval& other) const;
+  /// hi − lo rounded up (+∞ if an endpoint is infinite), as an interval of one point upper bound.
+  Rational width_upper() const;
+
+  /// The lower endpoint written with @p digits significant decimal digits, rounded toward −∞
+  /// (so the printed number is ≤ the true lower end). "-inf"/"inf" for infinite ends.
+  std::string lower_string(int digits = 17) const;
+  /// The upper endpoint, @p digits significant digits, rounded toward +∞.
+  std::string upper_string(int digits = 17) const;
+  /// "[lo, hi]" with outward-rounded endpoints.
+  std::string to_string(int digits = 17) const;
+
+  Interval& operator+=(const Interval& b);
+  Interval& operator-=(const Interval& b);
+  Interval& operator*=(const Interval& b);
+  /// Division; throws exactdp::Error if @p b contains 0.
+  Interval& operator/=(const Interval& b);
+  Interval operator-() const;
+
+  friend Interval operator+(Interval a, const Interval& b) { return a += b; }
+  friend Interval operator-(Interval a, const Interval& b) { return a -= b; }
+  friend Interval operator*(Interval a, const Interval& b) { return a *= b; }
+  friend Interval operator/(Interval a, const Interval& b) { return a /= b; }
+
+  /// Raw access for code that calls MPFI directly.
+  mpfi_ptr get() { return value_; }
+  mpfi_srcptr get() const { return value_; }
+
+private:
+  mpfi_t value_;
+};
+
+/// Convex hull of two intervals.
+Interval hull(const Interval& a, const Interval& b);
+/// Interval of max(a, b) over all points (endpointwise maximum).
+Interval max(const Interval& a, const Interval& b);
+/// Interval of min(a, b) over all points.
+Interval min(const Interval& a, const Interval& b);
+
+/// e^x.
+Interval exp(const Interval& x);
+/// e^x − 1, accurate near 0.
+Interval expm1(const Interval& x);
+/// Natural logarithm; throws exactdp::Error unless x > 0 (x may touch 0 only if lo > 0).
+Interval log(const Interval& x);
+/// ln(1 + x); throws unless x > −1.
+Interval log1p(const Interval& x);
+/// Square root; throws unless x ≥ 0.
+Interval sqrt(const Interval& x);
+/// x^n for an integer n (n may be negative when 0 ∉ x).
+Interval pow(const Interval& x, long n);
+/// x^y = exp(y·ln x) for x > 0.
+Interval pow(const Interval& x, const Interval& y);
+/// The error function erf(x) = (2/√π)∫₀ˣ e^{−t²} dt.
+Interval erf(const Interval& x);
+/// The complementary error function erfc(x) = 1 − erf(x), accurate for large x.
+Interval erfc(const Interval& x);
+/// The standard normal CDF Φ(x) = erfc(−x/√2)/2.
+Interval normal_cdf(const Interval& x);
+/// The standard normal quantile Φ⁻¹(p) for 0 < p < 1: an enclosure of the unique x with Φ(x) = p,
+/// for every p in the interval. Throws exactdp::Error unless 0 < lo ≤ hi < 1.
+Interval normal_quantile(const Interval& p);
+
+}  // namespace exactdp
