@@ -45,6 +45,7 @@ RC_GTEST_PROP(RationalParse, RoundTripsThroughToString, (long n, long d)) {
 RC_GTEST_PROP(RationalArith, PowMatchesRepeatedProduct, (int n, unsigned short k)) {
   RC_PRE(n != 0);
   Rational q(n, 7), expected(1);
+  q.canonicalize();  // gmpxx does not canonicalize (n, d) constructors
   unsigned long e = k % 20;
   for (unsigned long i = 0; i < e; ++i) expected *= q;
   RC_ASSERT(pow(q, e) == expected);
