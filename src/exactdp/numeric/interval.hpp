@@ -36,7 +36,7 @@ public:
   /// The point interval [0, 0] at @p precision.
   static Interval zero(Precision precision);
   /// The tightest interval at @p precision that contains the exact rational @p q.
-  Interval(const Rational& q, Precision precision = default_precision);  // NOLINT implicit
+  explicit Interval(const Rational& q, Precision precision = default_precision);
   /// An interval from an integer (exact when representable at @p precision).
   Interval(long n, Precision precision);
   /// The smallest interval at @p precision containing [lo, hi]. Precondition: lo ≤ hi.
