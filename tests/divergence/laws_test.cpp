@@ -185,3 +185,33 @@ TEST(TradeOff, GaussianTradeOffAtKnownPoints) {
 
 }  // namespace
 }  // namespace exactdp
+
+namespace exactdp {
+namespace {
+
+/// RR_{λ,δ} as a loss (table A.2).
+PrivacyLoss rr_loss(const Rational& l, const Rational& d) {
+  Rational hi = (1 - d) * l / (1 + l), lo = (1 - d) / (1 + l);
+  return PrivacyLoss::from_masses({{d, 0}, {hi, lo}, {lo, hi}, {0, d}});
+}
+
+// The lattice (Kronecker) route of self_compose against repeated squaring, on losses whose
+// ratios are powers of one base and which carry catastrophic atoms of both kinds.
+RC_GTEST_PROP(Composition, LatticePowerEqualsRepeatedSquaring, ()) {
+  auto rho = *testing::small_rational(3);
+  RC_PRE(rho > 1);
+  auto d1 = *testing::small_rational(1), d2 = *testing::small_rational(1);
+  RC_PRE(d1 < 1 && d2 < 1);
+  auto k = static_cast<unsigned long>(*rc::gen::inRange(2, 9));
+  auto loss = compose(rr_loss(rho, d1), rr_loss(Rational(rho * rho), d2));
+  RC_ASSERT(loss.self_compose(k) == loss.self_compose_by_squaring(k));
+}
+
+TEST(Composition, LatticePowerOfAnIdenticalPair) {
+  // a pair with P = Q has the single ratio 1 at every power (hand-derived)
+  auto same = PrivacyLoss::from_masses({{Rational(1, 3), Rational(1, 3)}, {Rational(2, 3), Rational(2, 3)}});
+  EXPECT_EQ(same.self_compose(7), PrivacyLoss::identity());
+}
+
+}  // namespace
+}  // namespace exactdp

@@ -27,24 +27,21 @@ PiecewiseLinear directional_profile(const PrivacyLoss& loss) {
   // on [r_{j}, r_{j+1}) the value is P(S) − λ·Q(S) with S = atoms of ratio > λ.
   const auto& atoms = loss.atoms();
   std::vector<LinearPiece> pieces;
-  Rational p, q;
+  RationalSum p, q;
   // Pieces are built from the right (large λ) to the left, then reversed.
   std::vector<LinearPiece> rev;
+  rev.reserve(atoms.size() + 1);
   for (auto it = atoms.rbegin(); it != atoms.rend(); ++it) {
     if (sgn(it->p) == 0) continue;  // ratio 0: (0 − λq)⁺ = 0 for every λ ≥ 0
-    if (it->ratio.is_infinite()) {
-      p += it->p;
-      q += it->q;
-      continue;
-    }
-    const Rational& r = it->ratio.value();
-    rev.push_back({r, p, Rational(-q)});  // for λ ≥ r this atom is inactive
-    p += it->p;
-    q += it->q;
+    if (it->ratio.is_finite()) rev.push_back({it->ratio.value(), p.value(), Rational(-q.value())});  // inactive for λ ≥ r
+    p.add(it->p);
+    q.add(it->q);
   }
-  rev.push_back({Rational(0), p, Rational(-q)});
-  for (auto it = rev.rbegin(); it != rev.rend(); ++it) pieces.push_back(*it);
-  return PiecewiseLinear::from_pieces(std::move(pieces));
+  rev.push_back({Rational(0), p.value(), Rational(-q.value())});
+  pieces.assign(std::make_move_iterator(rev.rbegin()), std::make_move_iterator(rev.rend()));
+  // continuity holds by construction: at λ = r both sides equal P(S) − r·Q(S) since the
+  // entering atom contributes p − r·q = 0
+  return PiecewiseLinear::from_trusted_pieces(std::move(pieces));
 }
 
 PrivacyProfile::PrivacyProfile(const PrivacyLoss& loss)

@@ -26,6 +26,18 @@ PiecewiseLinear PiecewiseLinear::from_pieces(std::vector<LinearPiece> pieces) {
   return f;
 }
 
+PiecewiseLinear PiecewiseLinear::from_trusted_pieces(std::vector<LinearPiece> pieces) {
+  PiecewiseLinear f;
+  f.pieces_.clear();
+  f.pieces_.reserve(pieces.size());
+  for (auto& piece : pieces) {
+    if (!f.pieces_.empty() && f.pieces_.back().slope == piece.slope && f.pieces_.back().intercept == piece.intercept)
+      continue;
+    f.pieces_.push_back(std::move(piece));
+  }
+  return f;
+}
+
 std::vector<Rational> PiecewiseLinear::breakpoints() const {
   std::vector<Rational> b;
   for (std::size_t i = 1; i < pieces_.size(); ++i) b.push_back(pieces_[i].start);

@@ -32,6 +32,9 @@ public:
   /// From pieces (validated: first start 0, increasing starts, continuity); merges collinear
   /// neighbours. Throws exactdp::Error on a violation.
   static PiecewiseLinear from_pieces(std::vector<LinearPiece> pieces);
+  /// From pieces already known to satisfy the invariants (built by exactdp itself, e.g. from the
+  /// atoms of a PrivacyLoss); only collinear neighbours are merged, continuity is not re-checked.
+  static PiecewiseLinear from_trusted_pieces(std::vector<LinearPiece> pieces);
 
   const std::vector<LinearPiece>& pieces() const { return pieces_; }
   /// The breakpoints x > 0 where the slope changes, increasing.

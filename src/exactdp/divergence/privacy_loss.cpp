@@ -3,6 +3,8 @@
 #include "exactdp/core/error.hpp"
 
 #include <algorithm>
+#include <numeric>
+#include <optional>
 
 namespace exactdp {
 namespace {
@@ -69,7 +71,152 @@ PrivacyLoss compose(const PrivacyLoss& a, const PrivacyLoss& b) {
   return PrivacyLoss::normalise(std::move(out));
 }
 
+namespace {
+
+/// The finite positive ratios of a loss as integer powers ρ^{e_i} of one base ρ > 1, when such a
+/// base exists ("lattice" losses: randomized response, discrete Laplace, and all their
+/// compositions). Found by the multiplicative Euclidean algorithm on the ratios (gcd of their
+/// logarithms); gives up after a bounded number of steps, which only costs the fast path.
+struct Lattice {
+  Rational base;
+  std::vector<long> exponent;  // one per finite positive-ratio atom, in atom order
+};
+
+std::optional<Rational> multiplicative_gcd(Rational a, Rational b) {
+  // For incommensurable ratios (e.g. 2 and 3) the quotients never reach equality and their
+  // sizes grow like Fibonacci numbers, so both the step count and the size are bounded.
+  constexpr std::size_t max_bits = 4096;
+  for (int steps = 0; steps < 512; ++steps) {
+    if (a == b) return a;
+    if (a < b) std::swap(a, b);
+    a /= b;
+    if (mpz_sizeinbase(a.get_num_mpz_t(), 2) + mpz_sizeinbase(a.get_den_mpz_t(), 2) > max_bits) return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+/// e with ρ^e = r exactly, if any (|e| ≤ 4096).
+std::optional<long> exponent_of(const Rational& r, const Rational& rho) {
+  if (r == 1) return 0L;
+  bool inverted = r < 1;
+  Rational target = inverted ? Rational(1 / r) : r, x = rho;
+  for (long e = 1; e <= 4096; ++e, x *= rho) {
+    if (x == target) return inverted ? -e : e;
+    if (x > target) return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+std::optional<Lattice> find_lattice(const std::vector<LossAtom>& atoms) {
+  std::optional<Rational> base;
+  for (const auto& a : atoms) {
+    if (a.ratio.is_infinite() || sgn(a.ratio.value()) == 0 || a.ratio.value() == 1) continue;
+    Rational r = a.ratio.value() > 1 ? a.ratio.value() : Rational(1 / a.ratio.value());
+    base = base ? multiplicative_gcd(*base, r) : std::optional<Rational>(r);
+    if (!base) return std::nullopt;
+  }
+  Lattice lat{base.value_or(Rational(2)), {}};
+  for (const auto& a : atoms) {
+    if (a.ratio.is_infinite() || sgn(a.ratio.value()) == 0) continue;
+    auto e = exponent_of(a.ratio.value(), lat.base);
+    if (!e) return std::nullopt;
+    lat.exponent.push_back(*e);
+  }
+  return lat;
+}
+
+/// Packs non-negative integers c_j into Σ c_j 2^{j·w} with w = limbs·64 (Kronecker substitution).
+Integer pack(const std::vector<Integer>& c, std::size_t limbs) {
+  std::vector<mp_limb_t> buf(c.size() * limbs, 0);
+  for (std::size_t j = 0; j < c.size(); ++j) {
+    std::size_t n = mpz_size(c[j].get_mpz_t());
+    for (std::size_t i = 0; i < n; ++i) buf[j * limbs + i] = mpz_getlimbn(c[j].get_mpz_t(), static_cast<mp_size_t>(i));
+  }
+  Integer x;
+  mpz_import(x.get_mpz_t(), buf.size(), -1, sizeof(mp_limb_t), 0, 0, buf.data());
+  return x;
+}
+
+/// Reads chunk j of width `limbs` limbs back as an integer.
+Integer chunk(const Integer& x, std::size_t j, std::size_t limbs) {
+  const std::size_t size = mpz_size(x.get_mpz_t());
+  Integer c;
+  if (j * limbs >= size) return c;
+  std::size_t n = std::min(limbs, size - j * limbs);
+  mpz_import(c.get_mpz_t(), n, -1, sizeof(mp_limb_t), 0, 0, mpz_limbs_read(x.get_mpz_t()) + j * limbs);
+  return c;
+}
+
+/// k-fold self-composition of a lattice loss: the P-masses of the finite atoms form a Laurent
+/// polynomial A(z) = Σ p_i z^{e_i}; the k-fold product's finite part is A(z)^k, computed as one
+/// big-integer power through Kronecker substitution (GMP multiplies with FFT), and its Q-masses
+/// follow from q = p/ρ^e. Atoms of ratio ∞ (resp. 0) absorb the remaining P- (resp. Q-) mass:
+/// an outcome is finite-ratio iff all its factors are. Same result as repeated squaring.
+std::vector<LossAtom> lattice_power(const std::vector<LossAtom>& atoms, const Lattice& lat, unsigned long k) {
+  long emin = 0, emax = 0;
+  bool first = true;
+  for (long e : lat.exponent) {
+    emin = first ? e : std::min(emin, e);
+    emax = first ? e : std::max(emax, e);
+    first = false;
+  }
+  long step = 0;
+  for (long e : lat.exponent) step = std::gcd(step, e - emin);
+  if (step == 0) step = 1;
+  const std::size_t width = static_cast<std::size_t>((emax - emin) / step) + 1;
+  // common denominator of the finite atoms' P-masses
+  Integer den = 1;
+  Rational finite_p, finite_q;
+  std::size_t idx = 0;
+  std::vector<Integer> coeff(width);
+  for (const auto& a : atoms)
+    if (a.ratio.is_finite() && sgn(a.ratio.value()) > 0) {
+      mpz_lcm(den.get_mpz_t(), den.get_mpz_t(), a.p.get_den_mpz_t());
+      finite_p += a.p;
+      finite_q += a.q;
+    }
+  for (const auto& a : atoms)
+    if (a.ratio.is_finite() && sgn(a.ratio.value()) > 0) {
+      std::size_t j = static_cast<std::size_t>((lat.exponent[idx++] - emin) / step);
+      coeff[j] += a.p.get_num() * (den / a.p.get_den());
+    }
+  std::vector<LossAtom> out;
+  if (idx > 0) {
+    // every coefficient of A^k is at most (Σ coeff)^k ≤ den^k
+    Integer bound;
+    mpz_pow_ui(bound.get_mpz_t(), den.get_mpz_t(), k);
+    const std::size_t limbs = mpz_size(bound.get_mpz_t()) + 1;
+    Integer packed = pack(coeff, limbs), power;
+    mpz_pow_ui(power.get_mpz_t(), packed.get_mpz_t(), k);
+    const Rational rho_step = pow(lat.base, static_cast<unsigned long>(step));
+    const long e0 = static_cast<long>(k) * emin;
+    Rational ratio = e0 >= 0 ? pow(lat.base, static_cast<unsigned long>(e0)) : Rational(1 / pow(lat.base, static_cast<unsigned long>(-e0)));
+    const std::size_t terms = (width - 1) * k + 1;
+    out.reserve(terms + 2);
+    for (std::size_t j = 0; j < terms; ++j, ratio *= rho_step) {
+      Integer c = chunk(power, j, limbs);
+      if (sgn(c) == 0) continue;
+      Rational p(c, bound);
+      p.canonicalize();
+      Rational q = p / ratio;
+      out.push_back({ExtendedRational(ratio), std::move(p), std::move(q)});
+    }
+  }
+  Rational p_inf = 1 - pow(finite_p, k), q_zero = 1 - pow(finite_q, k);
+  if (sgn(q_zero) > 0) out.insert(out.begin(), {ExtendedRational(0), Rational(0), q_zero});
+  if (sgn(p_inf) > 0) out.push_back({ExtendedRational::infinity(), p_inf, Rational(0)});
+  return out;
+}
+
+}  // namespace
+
 PrivacyLoss PrivacyLoss::self_compose(unsigned long k) const {
+  if (k >= 2)
+    if (auto lat = find_lattice(atoms_)) return PrivacyLoss(lattice_power(atoms_, *lat, k));
+  return self_compose_by_squaring(k);
+}
+
+PrivacyLoss PrivacyLoss::self_compose_by_squaring(unsigned long k) const {
   PrivacyLoss result = identity(), base = *this;
   while (k) {
     if (k & 1) result = compose(result, base);

@@ -61,8 +61,13 @@ public:
   /// equal products merged (THEOREMS.md A.1, "The PLD of a product pair").
   friend PrivacyLoss compose(const PrivacyLoss& a, const PrivacyLoss& b);
 
-  /// The k-fold self-composition (k ≥ 0) by repeated squaring.
+  /// The k-fold self-composition (k ≥ 0). When all finite likelihood ratios are integer powers
+  /// of one rational base (randomized response, discrete Laplace, …) it raises the loss's
+  /// Laurent polynomial to the k-th power with one FFT-based big-integer power (Kronecker
+  /// substitution); otherwise it uses repeated squaring. Both give identical results.
   PrivacyLoss self_compose(unsigned long k) const;
+  /// The k-fold self-composition by repeated squaring of compose() — the reference route.
+  PrivacyLoss self_compose_by_squaring(unsigned long k) const;
 
   friend bool operator==(const PrivacyLoss&, const PrivacyLoss&) = default;
 

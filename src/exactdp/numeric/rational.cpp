@@ -15,6 +15,11 @@ bool all_digits(std::string_view s) {
   return true;
 }
 
+/// The integer written in decimal by @p digits (all_digits holds). Base 10 must be explicit:
+/// mpz_class(std::string) defaults to base 0, where a leading 0 means octal, so "0.17" would
+/// become 017 = 15 hundredths and "010" would be 8.
+Integer decimal_integer(std::string_view digits) { return Integer(std::string(digits), 10); }
+
 [[noreturn]] void reject(std::string_view text, std::string_view field, const std::string& why) {
   throw Error("", std::string(field), std::string(text), why);
 }
@@ -35,9 +40,9 @@ Rational parse_rational(std::string_view text, std::string_view field) {
   if (auto slash = text.find('/'); slash != std::string_view::npos) {
     std::string_view num = text.substr(0, slash), den = text.substr(slash + 1);
     if (!all_digits(num) || !all_digits(den)) reject(original, field, expected);
-    Integer d{std::string(den)};
+    Integer d = decimal_integer(den);
     if (d == 0) reject(original, field, "the denominator is zero");
-    result = Rational(Integer(std::string(num)), d);
+    result = Rational(decimal_integer(num), d);
     result.canonicalize();
   } else {
     // decimal with optional fraction part and optional exponent
@@ -71,7 +76,7 @@ Rational parse_rational(std::string_view text, std::string_view field) {
     std::string digits = std::string(int_part) + std::string(frac_part);
     if (digits.empty()) digits = "0";
     exp10 -= static_cast<long>(frac_part.size());
-    Integer n(digits), p;
+    Integer n = decimal_integer(digits), p;
     mpz_ui_pow_ui(p.get_mpz_t(), 10, static_cast<unsigned long>(exp10 < 0 ? -exp10 : exp10));
     result = exp10 < 0 ? Rational(n, p) : Rational(n * p);
     result.canonicalize();
@@ -101,6 +106,27 @@ Rational pow(const Rational& q, unsigned long k) {
 Integer binomial(unsigned long n, unsigned long k) {
   Integer r;
   mpz_bin_uiui(r.get_mpz_t(), n, k);
+  return r;
+}
+
+void RationalSum::add(const Rational& x) {
+  mpz_srcptr d = x.get_den_mpz_t();
+  if (mpz_divisible_p(den_.get_mpz_t(), d)) {
+    Integer f;
+    mpz_divexact(f.get_mpz_t(), den_.get_mpz_t(), d);
+    num_ += x.get_num() * f;
+    return;
+  }
+  Integer g;
+  mpz_gcd(g.get_mpz_t(), den_.get_mpz_t(), d);
+  Integer a = x.get_den() / g;  // the factor the common denominator gains
+  num_ = num_ * a + x.get_num() * (den_ / g);
+  den_ *= a;
+}
+
+Rational RationalSum::value() const {
+  Rational r(num_, den_);
+  r.canonicalize();
   return r;
 }
 

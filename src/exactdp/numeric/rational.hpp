@@ -40,6 +40,20 @@ Rational pow(const Rational& q, unsigned long k);
 /// The binomial coefficient C(n, k) as an exact integer.
 Integer binomial(unsigned long n, unsigned long k);
 
+/// A running sum of rationals kept over a common denominator: adding a term whose denominator
+/// divides the current one costs an exact division and a multiplication instead of the two gcds
+/// of a canonical rational addition. Used where many terms share a denominator (the atoms of a
+/// k-fold composition). value() returns the canonical sum.
+class RationalSum {
+public:
+  void add(const Rational& x);
+  Rational value() const;
+
+private:
+  Integer num_ = 0;
+  Integer den_ = 1;
+};
+
 /// Hash of a rational, so that rationals can be keys of unordered containers.
 struct RationalHash {
   std::size_t operator()(const Rational& q) const noexcept;
