@@ -3,6 +3,7 @@
 #include "exactdp/core/error.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <optional>
 
@@ -214,6 +215,19 @@ PrivacyLoss PrivacyLoss::self_compose(unsigned long k) const {
   if (k >= 2)
     if (auto lat = find_lattice(atoms_)) return PrivacyLoss(lattice_power(atoms_, *lat, k));
   return self_compose_by_squaring(k);
+}
+
+std::size_t PrivacyLoss::self_compose_size_bound(unsigned long k) const {
+  constexpr std::size_t cap = std::numeric_limits<std::size_t>::max();
+  if (k == 0) return 1;
+  if (auto lat = find_lattice(atoms_)) {
+    long lo = 0, hi = 0;
+    for (long e : lat->exponent) lo = std::min(lo, e), hi = std::max(hi, e);
+    Integer n = Integer(hi - lo) * Integer(k) + 3;
+    return n.fits_ulong_p() ? n.get_ui() : cap;
+  }
+  Integer n = binomial(k + atoms_.size() - 1, atoms_.size() - 1);
+  return n.fits_ulong_p() ? n.get_ui() : cap;
 }
 
 PrivacyLoss PrivacyLoss::self_compose_by_squaring(unsigned long k) const {

@@ -66,6 +66,10 @@ public:
   /// Laurent polynomial to the k-th power with one FFT-based big-integer power (Kronecker
   /// substitution); otherwise it uses repeated squaring. Both give identical results.
   PrivacyLoss self_compose(unsigned long k) const;
+  /// An upper bound on the number of atoms of self_compose(k), computed without composing:
+  /// (span of the exponents)·k + 3 for lattice losses, the number of multisets C(k+n−1, n−1)
+  /// otherwise (saturating at SIZE_MAX). Used to estimate memory before any work starts.
+  std::size_t self_compose_size_bound(unsigned long k) const;
   /// The k-fold self-composition by repeated squaring of compose() — the reference route.
   PrivacyLoss self_compose_by_squaring(unsigned long k) const;
 

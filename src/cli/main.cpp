@@ -1,0 +1,46 @@
+// exactdp — exact and certified privacy accounting. Entry point: parses the command line,
+// runs one subcommand, and turns every exactdp::Error into one line on stderr and exit code 2.
+#include "commands.hpp"
+
+#include "exactdp/core/error.hpp"
+
+#include <iostream>
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "exactdp computes the privacy of differentially private mechanisms exactly (rational\n"
+      "arithmetic) or as certified intervals, never by floating-point approximation.\n\n"
+      "Example:\n"
+      "  exactdp compose --mechanism rr:lambda=3/2 --times 100 --delta 1e-5 --epsilon 1\n",
+      "exactdp"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "exactdp 0.1.0");
+  auto run_compose = exactdp::cli::add_compose(app);
+  auto run_profile = exactdp::cli::add_profile(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 2;
+  } catch (const exactdp::Error& e) {
+    std::cerr << "exactdp: " << e.what() << "\n";
+    return 2;
+  }
+  try {
+    if (app.got_subcommand("compose")) return run_compose();
+    if (app.got_subcommand("profile")) return run_profile();
+  } catch (const exactdp::Error& e) {
+    std::cerr << "exactdp: " << e.what() << "\n";
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "exactdp: out of memory (the estimate did not foresee this; please report it)\n";
+    return 3;
+  }
+  return 2;
+}

@@ -1,0 +1,209 @@
+#include "report.hpp"
+
+#include "exactdp/divergence/hockey_stick.hpp"
+#include "exactdp/divergence/renyi.hpp"
+#include "exactdp/divergence/tradeoff.hpp"
+
+#include <sstream>
+
+namespace exactdp::cli {
+namespace {
+
+using json = nlohmann::json;
+
+json exact(const ExtendedRational& x) { return to_string(x); }
+
+/// ε = ln λ as a certified value (exactly "0" when λ = 1, "inf" when λ = ∞).
+json epsilon_of(const ExtendedRational& l, const Requests& req) {
+  if (l.is_infinite()) return "inf";
+  if (l.value() == 1) return "0";
+  return certified(log(Interval(l.value(), req.precision())), req.digits);
+}
+
+json renyi_entry(const PrivacyLoss& loss, const Rational& alpha, const Requests& req) {
+  json e;
+  e["alpha"] = to_string(alpha);
+  const Precision prec = req.precision();
+  const PrivacyLoss back = loss.swapped();
+  if (alpha.get_den() == 1 && alpha >= 2) {
+    auto a = alpha.get_num().get_ui();
+    ExtendedRational m = std::max(renyi_moment(loss, a), renyi_moment(back, a));
+    e["moment"] = exact(m);
+    if (m.is_infinite()) e["epsilon"] = "inf";
+    else e["epsilon"] = certified(log(Interval(m.value(), prec)) / Interval(Rational(alpha - 1), prec), req.digits);
+  } else {
+    Interval m = max(renyi_moment(loss, alpha, prec), renyi_moment(back, alpha, prec));
+    if (!m.upper_is_finite() && !m.lower_is_finite()) {
+      e["moment"] = "inf";
+      e["epsilon"] = "inf";
+    } else {
+      e["moment"] = certified(m, req.digits);
+      e["epsilon"] = certified(max(renyi_divergence(loss, alpha, prec), renyi_divergence(back, alpha, prec)), req.digits);
+    }
+  }
+  return e;
+}
+
+std::string fmt_value(const json& v, int width = 0) {
+  std::string s;
+  if (v.is_string()) s = v.get<std::string>();
+  else if (v.is_object() && v.contains("lo")) {
+    s = v["lo"].get<std::string>() == v["hi"].get<std::string>() ? v["lo"].get<std::string>()
+                                                                  : "[" + v["lo"].get<std::string>() + ", " + v["hi"].get<std::string>() + "]";
+  } else s = v.dump();
+  if (static_cast<int>(s.size()) < width) s += std::string(static_cast<std::size_t>(width - static_cast<int>(s.size())), ' ');
+  return s;
+}
+
+/// q rounded to @p digits significant decimal digits (nearest, computed exactly), for display.
+std::string decimal(const Rational& q, int digits) {
+  if (sgn(q) == 0) return "0";
+  Rational a = abs(q);
+  // a = m · 10^e with 10^(digits−1) ≤ m < 10^digits
+  long e = static_cast<long>(mpz_sizeinbase(a.get_num_mpz_t(), 10)) - static_cast<long>(mpz_sizeinbase(a.get_den_mpz_t(), 10)) - digits + 1;
+  auto scaled = [&](long ex) {
+    Integer p;
+    mpz_ui_pow_ui(p.get_mpz_t(), 10, static_cast<unsigned long>(ex < 0 ? -ex : ex));
+    return ex < 0 ? Rational(a * p) : Rational(a / p);
+  };
+  Integer lim;
+  mpz_ui_pow_ui(lim.get_mpz_t(), 10, static_cast<unsigned long>(digits));
+  while (scaled(e) >= lim) ++e;
+  while (scaled(e) < lim / 10) --e;
+  Rational m = scaled(e) + Rational(1, 2);
+  Integer r = m.get_num() / m.get_den();  // floor(x + 1/2)
+  if (r == lim) r /= 10, ++e;
+  std::string s = r.get_str();
+  while (s.size() > 1 && s.back() == '0') s.pop_back(), ++e;
+  long point = static_cast<long>(s.size()) + e;  // digits before the decimal point
+  std::string out;
+  if (point > 21 || point < -6) {
+    out = s.substr(0, 1) + (s.size() > 1 ? "." + s.substr(1) : "") + "e" + std::to_string(point - 1);
+  } else if (point <= 0) {
+    out = "0." + std::string(static_cast<std::size_t>(-point), '0') + s;
+  } else if (point >= static_cast<long>(s.size())) {
+    out = s + std::string(static_cast<std::size_t>(point) - s.size(), '0');
+  } else {
+    out = s.substr(0, static_cast<std::size_t>(point)) + "." + s.substr(static_cast<std::size_t>(point));
+  }
+  return (sgn(q) < 0 ? "-" : "") + out;
+}
+
+/// An exact value, shown as a fraction when short and with its rounded decimal beside it.
+std::string fmt_exact(const json& v, int digits) {
+  if (!v.is_string()) return fmt_value(v);
+  std::string s = v.get<std::string>();
+  if (s == "inf" || s.find('/') == std::string::npos) return s;
+  std::string dec = decimal(parse_rational(s), digits);
+  if (s.size() > 30) return "≈ " + dec + " (exact fraction of " + std::to_string(s.size()) + " characters in --json)";
+  return s + "  (≈ " + dec + ")";
+}
+
+}  // namespace
+
+json certified(const Interval& x, int digits) {
+  return json{{"lo", x.lower_string(digits)}, {"hi", x.upper_string(digits)}};
+}
+
+json exact_analysis(const PrivacyLoss& loss, const Requests& req) {
+  json out;
+  const Precision prec = req.precision();
+  PrivacyProfile profile(loss);
+  out["atoms"] = loss.size();
+  // pure DP: the largest likelihood ratio in either direction
+  ExtendedRational pure = std::max(max_ratio(loss), max_ratio(loss.swapped()));
+  out["pure"] = {{"lambda", exact(pure)}, {"epsilon", epsilon_of(pure, req)}};
+  out["at"] = json::array();
+  for (const auto& l : req.lambdas) out["at"].push_back({{"lambda", to_string(l)}, {"delta", to_string(profile.delta(l))}});
+  for (const auto& e : req.epsilons) {
+    // δ is non-increasing in λ, so δ over an enclosure of e^ε encloses δ(e^ε) (THEOREMS.md B.15)
+    Interval lambda = sgn(e) == 0 ? Interval(Rational(1), prec) : exp(Interval(e, prec));
+    Interval d = profile.delta(lambda);
+    json entry{{"epsilon", to_string(e)}};
+    if (d.lower() == d.upper()) entry["delta"] = to_string(d.lower());
+    else entry["delta"] = certified(d, req.digits);
+    out["at"].push_back(entry);
+  }
+  out["least"] = json::array();
+  for (const auto& d : req.deltas) {
+    ExtendedRational l = profile.least_lambda(d);
+    out["least"].push_back({{"delta", to_string(d)}, {"lambda", exact(l)}, {"epsilon", epsilon_of(l, req)}});
+  }
+  out["renyi"] = json::array();
+  for (const auto& a : req.alphas) out["renyi"].push_back(renyi_entry(loss, a, req));
+  if (req.tradeoff) {
+    out["tradeoff"] = json::array();
+    for (const auto& v : TradeOff::of(loss).vertices())
+      out["tradeoff"].push_back({{"alpha", to_string(v.alpha)}, {"beta", to_string(v.beta)}});
+  }
+  return out;
+}
+
+std::string render_text(const json& r) {
+  std::ostringstream os;
+  const int digits = r.value("digits", 10);
+  if (r.contains("title")) os << r["title"].get<std::string>() << "\n";
+  if (r.contains("components")) {
+    os << "\nComponents\n";
+    for (const auto& c : r["components"])
+      os << "  " << c["times"].get<unsigned long>() << " × " << c["description"].get<std::string>() << "\n";
+  }
+  if (r.contains("method")) os << "\nMethod: " << r["method"].get<std::string>() << "\n";
+  if (r.contains("atoms")) os << "Distinct likelihood ratios in the composed pair: " << r["atoms"] << "\n";
+  if (r.contains("pure"))
+    os << "Pure DP: λ = " << fmt_exact(r["pure"]["lambda"], digits) << ", ε = " << fmt_value(r["pure"]["epsilon"]) << "\n";
+  if (r.contains("at") && !r["at"].empty()) {
+    os << "\nPrivacy profile δ(ε) = max(H_λ(P‖Q), H_λ(Q‖P)), λ = e^ε\n";
+    for (const auto& e : r["at"]) {
+      if (e.contains("lambda")) os << "  λ = " << fmt_value(e["lambda"], 12) << " δ = " << fmt_exact(e["delta"], digits) << "\n";
+      else os << "  ε = " << fmt_value(e["epsilon"], 12) << " δ ∈ " << fmt_value(e["delta"]) << "\n";
+    }
+  }
+  if (r.contains("least") && !r["least"].empty()) {
+    os << "\nLeast ε for a target δ" << (r.value("exact", false) ? " (exact λ = e^ε, certified ε)" : " (certified)") << "\n";
+    for (const auto& e : r["least"]) {
+      os << "  δ = " << fmt_value(e["delta"], 12);
+      if (e.contains("lambda")) os << " λ = " << fmt_exact(e["lambda"], digits) << "\n  " << std::string(16, ' ');
+      os << " ε ∈ " << fmt_value(e["epsilon"]) << "\n";
+    }
+  }
+  if (r.contains("renyi") && !r["renyi"].empty()) {
+    os << "\nRényi divergence (max of both directions)\n";
+    for (const auto& e : r["renyi"]) {
+      os << "  α = " << fmt_value(e["alpha"], 6);
+      if (e.contains("moment")) os << " moment = " << fmt_exact(e["moment"], digits) << "\n  " << std::string(10, ' ');
+      os << " D_α ∈ " << fmt_value(e["epsilon"]) << "\n";
+    }
+  }
+  if (r.contains("tradeoff")) {
+    const auto& t = r["tradeoff"];
+    os << "\nTrade-off function T(P, Q): " << t.size() << " vertices (α, β)\n";
+    std::size_t shown = 0;
+    for (const auto& v : t) {
+      if (++shown > 12) {
+        os << "  … (" << t.size() - 12 << " more; all in --json)\n";
+        break;
+      }
+      os << "  (" << v["alpha"].get<std::string>() << ", " << v["beta"].get<std::string>() << ")\n";
+    }
+  }
+  if (r.contains("certified")) {
+    os << "\nCertified results\n";
+    for (const auto& [k, v] : r["certified"].items()) os << "  " << k << ": " << fmt_value(v) << "\n";
+  }
+  if (r.contains("bounds")) {
+    os << "\nClosed-form bounds beside the exact value\n";
+    for (const auto& b : r["bounds"]) {
+      os << "  " << fmt_value(b["name"], 34);
+      if (b.contains("epsilon")) os << " ε ≤ " << fmt_value(b["epsilon"]);
+      if (b.contains("delta")) os << "  δ = " << fmt_value(b["delta"]);
+      if (b.contains("note")) os << "  (" << b["note"].get<std::string>() << ")";
+      os << "\n";
+    }
+  }
+  if (r.contains("notes"))
+    for (const auto& n : r["notes"]) os << "\nNote: " << n.get<std::string>() << "\n";
+  return os.str();
+}
+
+}  // namespace exactdp::cli
