@@ -16,8 +16,8 @@ int compare_delta(const Interval& mu, const Rational& epsilon, const Rational& d
                   Precision max_precision) {
   for (Precision p = precision; p <= max_precision; p *= 2) {
     const Interval d = gaussian_dp_delta(mu, Interval(epsilon, p));
-    if (d.lower() > delta) return +1;
-    if (d.upper() <= delta) return -1;
+    if (bounds_detail::certainly_greater(d, delta)) return +1;
+    if (bounds_detail::certainly_at_most(d, delta)) return -1;
   }
   return 0;
 }

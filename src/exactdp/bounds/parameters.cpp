@@ -46,12 +46,12 @@ void require_order(const Rational& alpha, const char* where, const std::string& 
 }
 
 void require_nonnegative(const Interval& x, const char* where, const std::string& field) {
-  if (!x.lower_is_finite() || sgn(x.lower()) < 0)
+  if (!x.lower_is_finite() || mpfr_sgn(&x.get()->left) < 0)
     throw Error(where, field, x.to_string(), "must be non-negative (every point of the interval)");
 }
 
 void require_positive(const Interval& x, const char* where, const std::string& field) {
-  if (!x.lower_is_finite() || sgn(x.lower()) <= 0)
+  if (!x.lower_is_finite() || mpfr_sgn(&x.get()->left) <= 0)
     throw Error(where, field, x.to_string(), "must be positive (every point of the interval)");
 }
 
@@ -64,6 +64,16 @@ Interval clamp_at_most_one(const Interval& x) { return min(x, Interval(1L, x.pre
 Interval log_inverse(const Rational& delta, Precision precision) {
   return clamp_nonnegative(-log(Interval(delta, precision)));
 }
+
+bool certainly_greater(const Interval& x, const Rational& q) {
+  return mpfr_cmp_q(&x.get()->left, q.get_mpq_t()) > 0;
+}
+
+bool certainly_at_most(const Interval& x, const Rational& q) {
+  return mpfr_cmp_q(&x.get()->right, q.get_mpq_t()) <= 0;
+}
+
+bool upper_end_below(const Interval& a, const Interval& b) { return mpfr_less_p(&a.get()->right, &b.get()->right) != 0; }
 
 }  // namespace bounds_detail
 }  // namespace exactdp

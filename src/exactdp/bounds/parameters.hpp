@@ -72,6 +72,13 @@ Interval clamp_nonnegative(const Interval& x);
 Interval clamp_at_most_one(const Interval& x);
 /// ln(1/δ) ≥ 0 for δ ∈ (0, 1], certified at @p precision.
 Interval log_inverse(const Rational& delta, Precision precision);
+/// Every point of @p x is > q. Compares the MPFR endpoint with q directly (never converts an
+/// endpoint to a rational, which for a tiny value such as 2^(−2^29) would be enormous).
+bool certainly_greater(const Interval& x, const Rational& q);
+/// Every point of @p x is ≤ q (endpoint compared directly, as certainly_greater()).
+bool certainly_at_most(const Interval& x, const Rational& q);
+/// The upper end of @p a is strictly below the upper end of @p b (+∞ is never below).
+bool upper_end_below(const Interval& a, const Interval& b);
 
 }  // namespace bounds_detail
 }  // namespace exactdp

@@ -13,10 +13,7 @@ namespace {
 using bounds_detail::clamp_nonnegative;
 
 /// a is a better (smaller) certified upper bound than b.
-bool smaller_upper(const Interval& a, const Interval& b) {
-  if (!a.upper_is_finite()) return false;
-  return !b.upper_is_finite() || a.upper() < b.upper();
-}
+bool smaller_upper(const Interval& a, const Interval& b) { return bounds_detail::upper_end_below(a, b); }
 
 /// Heuristic minimisation of value_at(α) over rational α > 1 (see OrderSearchOptions): a scan of
 /// α − 1 = 2^j, then a ternary search on the dyadic grid α − 1 = 2^{j−1}·(1 + t/2^20),

@@ -37,7 +37,7 @@ struct OrderSearchOptions {
   Precision precision = default_precision;
   /// α − 1 ranges over [2^min_log2, 2^max_log2] in the scan.
   long min_log2 = -30;
-  long max_log2 = 40;
+  long max_log2 = 32;
   /// Ternary-search steps after the scan.
   int refine_steps = 80;
 };
