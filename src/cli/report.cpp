@@ -133,7 +133,8 @@ json exact_analysis(const PrivacyLoss& loss, const Requests& req) {
   for (const auto& a : req.alphas) out["renyi"].push_back(renyi_entry(loss, a, req));
   if (req.tradeoff) {
     out["tradeoff"] = json::array();
-    for (const auto& v : TradeOff::of(loss).vertices())
+    const TradeOff curve = TradeOff::of(loss);  // kept alive: range-for does not extend a member's temporary
+    for (const auto& v : curve.vertices())
       out["tradeoff"].push_back({{"alpha", to_string(v.alpha)}, {"beta", to_string(v.beta)}});
   }
   return out;

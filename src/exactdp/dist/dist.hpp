@@ -62,6 +62,8 @@ public:
   using const_iterator = typename std::map<T, V>::const_iterator;
 
   /// Builds and validates. Duplicate outcomes in @p masses are summed.
+  /// @param masses   (outcome, mass) pairs
+  /// @param kind     whether the masses must sum to exactly 1 or to at most 1
   /// @param context  a name for error messages (file, option or mechanism name)
   explicit Dist(const std::vector<std::pair<T, V>>& masses, MassKind kind = MassKind::probability,
                 const std::string& context = "distribution")

@@ -1,0 +1,200 @@
+"""End-to-end tests of the exactdp command-line contract (issue: foundation).
+
+Expected values come from THEOREMS.md Part E (computed there by independent exact programs),
+from hand derivations stated beside each test, or from Python's own `fractions`/`decimal`
+arithmetic — never from exactdp itself.
+"""
+import json
+import math
+import os
+import subprocess
+from decimal import Decimal, getcontext
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+EXE = os.environ.get("EXACTDP_BIN", "exactdp")
+EXAMPLES = Path(__file__).resolve().parents[2] / "spec" / "mechanisms" / "examples"
+getcontext().prec = 60
+
+
+def run(*args, expect=0):
+    p = subprocess.run([EXE, *args], capture_output=True, text=True, timeout=300)
+    assert p.returncode == expect, f"exit {p.returncode}\nstdout:\n{p.stdout}\nstderr:\n{p.stderr}"
+    return p
+
+
+def run_json(*args):
+    return json.loads(run(*args, "--json").stdout)
+
+
+def encloses(iv, value):
+    """iv = {"lo","hi"} decimal strings; value a Decimal or Fraction."""
+    lo, hi = Fraction(Decimal(iv["lo"])), Fraction(Decimal(iv["hi"]))
+    v = Fraction(value)
+    return lo <= v <= hi
+
+
+def ln(fr):
+    return Fraction(Decimal(fr.numerator).ln() - Decimal(fr.denominator).ln())
+
+
+# ---------------------------------------------------------------- compose: exact values (E.3)
+
+def test_compose_rr2_twice_profile_matches_catalogue():
+    r = run_json("compose", "-m", "rr:lambda=2", "--times", "2",
+                 "--lambda", "1", "--lambda", "3/2", "--lambda", "2", "--lambda", "4")
+    assert [a["delta"] for a in r["at"]] == ["1/3", "5/18", "2/9", "0"]
+    assert r["exact"] is True
+
+
+def test_compose_heterogeneous_matches_catalogue():
+    r = run_json("compose", "-m", "rr:lambda=2,delta=1/10", "-m", "rr:lambda=3,delta=1/5",
+                 "--lambda", "1", "--lambda", "2", "--lambda", "8")
+    assert [a["delta"] for a in r["at"]] == ["16/25", "13/25", "7/25"]
+
+
+def test_least_lambda_is_exact_and_epsilon_is_certified():
+    r = run_json("compose", "-m", "rr:lambda=2,delta=0.1", "--times", "2", "--delta", "1/5", "--delta", "0.18")
+    first, second = r["least"]
+    assert first == {**first, "delta": "1/5", "lambda": "35/9"}
+    assert encloses(first["epsilon"], ln(Fraction(35, 9)))
+    # 0.18 is below the catastrophic mass 1 - (9/10)^2 = 19/100: no finite epsilon
+    assert second["lambda"] == "inf" and second["epsilon"] == "inf"
+
+
+def test_ten_fold_rr_least_lambda_from_catalogue():
+    r = run_json("compose", "-m", "rr:lambda=11/10", "-k", "10", "--delta", "1/1000")
+    assert r["least"][0]["lambda"] == "81684104240933/40000000000000"
+    names = [b["name"] for b in r["bounds"]]
+    assert any("basic" in n for n in names) and any("optimal" in n for n in names)
+    # the optimal-composition bound of KOV15 is tight for RR: it equals the exact value
+    opt = next(b for b in r["bounds"] if "optimal" in b["name"])
+    assert opt["epsilon"] == r["least"][0]["epsilon"]
+
+
+def test_renyi_moments_of_rr3():
+    # Φ_2(RR_3) = 7/3 and Φ_3 = 61/9 (E.1); two uses multiply the moment: (7/3)^2 = 49/9
+    r = run_json("compose", "-m", "rr:lambda=3", "--alpha", "2", "--alpha", "3")
+    assert [e["moment"] for e in r["renyi"]] == ["7/3", "61/9"]
+    assert encloses(r["renyi"][0]["epsilon"], ln(Fraction(7, 3)))
+    r2 = run_json("compose", "-m", "rr:lambda=3", "--times", "2", "--alpha", "2")
+    assert r2["renyi"][0]["moment"] == "49/9"
+
+
+def test_tradeoff_of_rr2_twice_is_h16():
+    r = run_json("compose", "-m", "rr:lambda=2", "-k", "2", "--tradeoff", "--lambda", "1")
+    assert [(v["alpha"], v["beta"]) for v in r["tradeoff"]] == [("0", "1"), ("1/9", "5/9"), ("5/9", "1/9"), ("1", "0")]
+
+
+def test_delta_at_real_epsilon_is_enclosed():
+    # pure RR_3 at eps: delta = (3 - e^eps)/4 for e^eps <= 3 (A.2 closed form)
+    r = run_json("compose", "-m", "rr:lambda=3", "--epsilon", "0.5")
+    expected = (Decimal(3) - Decimal("0.5").exp()) / 4
+    assert encloses(r["at"][0]["delta"], expected)
+
+
+def test_dlaplace_sensitivity_one_is_rr():
+    # DLap(r) with sensitivity 1 is privacy-equivalent to RR with lambda = 1/r (B.11)
+    a = run_json("compose", "-m", "dlaplace:r=1/2", "-k", "3", "--lambda", "2", "--delta", "1/10")
+    b = run_json("compose", "-m", "rr:lambda=2", "-k", "3", "--lambda", "2", "--delta", "1/10")
+    assert a["at"] == b["at"] and a["least"] == b["least"]
+
+
+def test_pair_files_compose_like_mechanisms():
+    # the bundled pair is RR(ln 3, 1/10) (E.2): the same numbers as the library mechanism
+    a = run_json("compose", "--pair", str(EXAMPLES / "rr-pair.json"), "-k", "2", "--lambda", "2", "--delta", "0.3")
+    b = run_json("compose", "-m", "rr:lambda=3,delta=1/10", "-k", "2", "--lambda", "2", "--delta", "0.3")
+    assert a["at"] == b["at"] and a["least"] == b["least"]
+
+
+# ---------------------------------------------------------------- certified mechanisms
+
+def test_gaussian_profile_matches_closed_form():
+    # GDP with mu = sqrt(k)/sigma (DRS22): delta(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2)
+    r = run_json("compose", "-m", "gauss:sigma=2", "-k", "4", "--epsilon", "1")
+    mu = 1.0
+    phi = lambda x: 0.5 * math.erfc(-x / math.sqrt(2))
+    value = phi(-1 / mu + mu / 2) - math.e * phi(-1 / mu - mu / 2)
+    lo, hi = float(r["at"][0]["delta"]["lo"]), float(r["at"][0]["delta"]["hi"])
+    assert lo - 1e-12 <= value <= hi + 1e-12 and hi - lo < 1e-8
+
+
+def test_rr_by_epsilon_is_certified_and_consistent():
+    # RR with eps = 0 is perfectly private: delta = 0 at every epsilon
+    r = run_json("compose", "-m", "rr:epsilon=0.5", "-k", "3", "--epsilon", "1.5", "--epsilon", "0.5")
+    assert r["exact"] is False
+    # at eps = 3·0.5 the 3-fold composition has delta 0; the enclosure must contain 0
+    assert encloses(r["at"][0]["delta"], 0)
+    assert Fraction(Decimal(r["at"][1]["delta"]["lo"])) > 0
+
+
+# ---------------------------------------------------------------- profile command
+
+def test_profile_of_bundled_pair():
+    r = run_json("profile", str(EXAMPLES / "rr-pair.json"), "--lambda", "1", "--lambda", "2", "--lambda", "3",
+                 "--tradeoff")
+    # E.2 (N2): H at 1, 2, 3 = 11/20, 13/40, 1/10 and T = f_{ln 3, 1/10}
+    assert [a["delta"] for a in r["at"]] == ["11/20", "13/40", "1/10"]
+    assert [(v["alpha"], v["beta"]) for v in r["tradeoff"]] == [("0", "9/10"), ("9/40", "9/40"), ("9/10", "0"), ("1", "0")]
+
+
+def test_text_output_is_readable():
+    out = run("compose", "-m", "rr:lambda=2", "-k", "2", "--lambda", "3/2").stdout
+    assert "5/18" in out and "Privacy profile" in out
+
+
+# ---------------------------------------------------------------- bad input: exit 2, one line, nothing on stdout
+
+def write(tmp_path, text, name="pair.json"):
+    p = tmp_path / name
+    p.write_text(text)
+    return str(p)
+
+
+@pytest.mark.parametrize("args, needles", [
+    (["compose", "-m", "rr:lambda=1/2"], ["rr:lambda", "1/2", "at least 1"]),
+    (["compose", "-m", "rr:lambda=2", "--delta", "3/2"], ["--delta", "3/2"]),
+    (["compose", "-m", "nosuch:x=1"], ["nosuch"]),
+    (["compose", "--times", "3", "-m", "rr:lambda=2"], ["--times"]),
+    (["compose", "-m", "rr:lambda=2", "--lambda", "0.5"], ["--lambda", "0.5"]),
+    (["compose", "-m", "rr:lambda=2", "--alpha", "1"], ["--alpha"]),
+    (["compose", "-m", "rr:lambda=2", "--epsilon", "abc"], ["--epsilon", "abc"]),
+    (["compose", "-m", "rr:lambda=3/2", "--times", "100000000"], ["estimated", "--force"]),
+    (["compose"], ["nothing to compose"]),
+])
+def test_bad_arguments(args, needles):
+    p = run(*args, expect=2)
+    assert p.stdout == ""
+    for n in needles:
+        assert n in p.stderr, p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("content, needles", [
+    ('{"P": {"a": "1/2", "b": "1/2"}, "Q": {"a": "-1/2", "b": "3/2"}}', ["Q/a", "-1/2", "non-negative"]),
+    ('{"P": {"a": "1/2", "b": "1/3"}, "Q": {"a": "1/2", "b": "1/2"}}', ["P total", "5/6"]),
+    ('{"P": {"a": 0.5, "b": "1/2"}, "Q": {"a": "1/2", "b": "1/2"}}', ["P/a", "0.5", "strings"]),
+    ('{"P": {"a": "1/2", "b": "1/2"}', ["malformed JSON"]),
+    ('{"P": {"a": "x"}, "Q": {"a": "1"}}', ["P/a", "x"]),
+    ('{"P": {"a": "1"}}', ["Q", "missing"]),
+    ('{"P": {"a": "1"}, "Q": {"a": "1"}, "R": 1}', ["R", "unknown field"]),
+])
+def test_bad_pair_files(tmp_path, content, needles):
+    path = write(tmp_path, content)
+    p = run("profile", path, expect=2)
+    assert p.stdout == ""
+    assert path in p.stderr
+    for n in needles:
+        assert n in p.stderr, p.stderr
+
+
+def test_missing_file():
+    p = run("profile", "/nonexistent/pair.json", expect=2)
+    assert "/nonexistent/pair.json" in p.stderr and "cannot open" in p.stderr
+
+
+def test_help_teaches_with_an_example():
+    p = run("compose", "--help")
+    assert "Example" in p.stdout and "rr:lambda" in p.stdout
