@@ -3,7 +3,7 @@
 /// BG-RDP-CONV). All results are certified intervals.
 ///
 /// Orders α are exact rationals > 1; an RDP level ε_α or a zCDP level ρ is a certified Interval
-/// (an exact rational converts implicitly). A returned ε encloses the closed-form value, so its
+/// (an exact rational q is passed as Interval(q)). A returned ε encloses the closed-form value, so its
 /// upper end is a sound privacy parameter; a returned δ encloses the closed-form value, so its upper
 /// end is a sound δ. (RDP composition is plain addition at a fixed α: (α, Σε_i).)
 #pragma once
