@@ -62,8 +62,8 @@ std::vector<std::pair<Rational, Rational>> group_law(const Rational& v, unsigned
   return law;
 }
 
-[[noreturn]] void refuse(std::size_t limit, std::size_t estimate, std::size_t k) {
-  throw Error("optimal_composition", "components", std::to_string(k) + " components",
+[[noreturn]] void refuse(const char* where, std::size_t limit, std::size_t estimate, std::size_t k) {
+  throw Error(where, "components", std::to_string(k) + " components",
               "exact optimal composition needs more than max_states = " + std::to_string(limit) +
                   " distinct privacy-loss ratios (estimated number of states: up to " + std::to_string(estimate) +
                   "); exact heterogeneous optimal composition is #P-hard (MV16): raise "
@@ -73,7 +73,7 @@ std::vector<std::pair<Rational, Rational>> group_law(const Rational& v, unsigned
 /// Builds the privacy-loss distribution group by group (multiplicative convolution with merging
 /// of equal ratios), refusing as soon as it would hold more than options.max_states ratios.
 LossDistribution pure_loss_distribution(std::span<const LambdaDelta> components,
-                                        const OptimalCompositionOptions& options) {
+                                        const OptimalCompositionOptions& options, const char* where) {
   const auto groups = lambda_groups(components);
   const std::size_t estimate = saturating_estimate(groups);
   LossDistribution pld{{Rational(1), Rational(1)}};
@@ -83,7 +83,7 @@ LossDistribution pure_loss_distribution(std::span<const LambdaDelta> components,
     for (const auto& [r, w] : pld)
       for (const auto& [r2, w2] : law) {
         next[r * r2] += w * w2;
-        if (next.size() > options.max_states) refuse(options.max_states, estimate, components.size());
+        if (next.size() > options.max_states) refuse(where, options.max_states, estimate, components.size());
       }
     pld = std::move(next);
   }
@@ -139,14 +139,15 @@ Rational optimal_composition_delta(std::span<const LambdaDelta> components, cons
   bounds_detail::require_nonnegative(lambda_g, where, "lambda_g");
   const Rational c = no_leak_mass(components);
   if (sgn(c) == 0) return Rational(1);
-  return 1 - c * (1 - pure_delta(pure_loss_distribution(components, options), lambda_g));
+  return 1 - c * (1 - pure_delta(pure_loss_distribution(components, options, where), lambda_g));
 }
 
 std::vector<ProfilePiece> optimal_composition_profile(std::span<const LambdaDelta> components,
                                                       const OptimalCompositionOptions& options) {
-  validate(components, "optimal_composition_profile");
+  constexpr const char* where = "optimal_composition_profile";
+  validate(components, where);
   const Rational c = no_leak_mass(components);
-  const LossDistribution pld = pure_loss_distribution(components, options);
+  const LossDistribution pld = pure_loss_distribution(components, options, where);
   // On (r_{j−1}, r_j) the pure part is A_j − λ·B_j with suffix sums A_j = Σ_{i≥j} w_i,
   // B_j = Σ_{i≥j} w_i/r_i; walk the ratios from the largest down, then reverse.
   std::vector<ProfilePiece> reversed;
@@ -188,7 +189,7 @@ std::optional<Rational> optimal_composition_least_lambda(std::span<const LambdaD
   if (sgn(c) == 0) return delta_g == 1 ? std::optional<Rational>(1) : std::nullopt;  // δ_opt ≡ 1
   const Rational t = 1 - (1 - delta_g) / c;  // δ_opt(λ) ≤ δ_g ⟺ δ_RR(λ) ≤ t
   if (sgn(t) < 0) return std::nullopt;
-  const LossDistribution pld = pure_loss_distribution(components, options);
+  const LossDistribution pld = pure_loss_distribution(components, options, where);
   if (pure_delta(pld, Rational(1)) <= t) return Rational(1);
   // Ratios above 1, ascending, with suffix sums A_j = Σ_{i≥j} w_i and B_j = Σ_{i≥j} w_i/r_i.
   std::vector<std::pair<Rational, Rational>> above(pld.upper_bound(Rational(1)), pld.end());
