@@ -1,0 +1,435 @@
+#include "exactdp/mechanism/spec.hpp"
+
+#include "exactdp/bounds/gaussian.hpp"
+#include "exactdp/bounds/laplace.hpp"
+#include "exactdp/core/error.hpp"
+#include "exactdp/divergence/hockey_stick.hpp"
+#include "exactdp/divergence/renyi.hpp"
+#include "exactdp/mechanism/certified_noninteractive.hpp"
+#include "exactdp/mechanism/discrete_gaussian.hpp"
+#include "exactdp/mechanism/noninteractive.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <utility>
+
+namespace exactdp {
+namespace {
+
+// ------------------------------------------------------------------ the grammar's vocabulary
+
+struct FamilyInfo {
+  MechanismFamily family;
+  const char* name;
+  std::vector<const char*> keys;  ///< the accepted keys, in canonical order
+};
+
+const std::vector<FamilyInfo>& families() {
+  static const std::vector<FamilyInfo> all{
+      {MechanismFamily::randomized_response, "rr", {"lambda", "epsilon", "delta"}},
+      {MechanismFamily::k_ary_randomized_response, "krr", {"k", "lambda", "epsilon"}},
+      {MechanismFamily::discrete_laplace, "dlaplace", {"r", "epsilon", "sensitivity"}},
+      {MechanismFamily::discrete_gaussian, "dgauss", {"sigma2", "sensitivity"}},
+      {MechanismFamily::laplace, "laplace", {"b", "sensitivity"}},
+      {MechanismFamily::gaussian, "gauss", {"sigma", "sensitivity"}},
+  };
+  return all;
+}
+
+const FamilyInfo& info(MechanismFamily family) {
+  for (const auto& f : families())
+    if (f.family == family) return f;
+  throw Error("internal: unknown mechanism family");
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+std::string join_keys(const FamilyInfo& f) {
+  std::string s;
+  for (const char* k : f.keys) s += (s.empty() ? "" : ", ") + std::string(k);
+  return s;
+}
+
+/// The raw items of a spec, by key, with the text of each value (for error messages).
+struct RawItem {
+  std::string item;   ///< "key=value" as written
+  std::string value;  ///< "value" as written
+};
+using RawItems = std::map<std::string, RawItem, std::less<>>;
+
+// ------------------------------------------------------------------ validation of one value
+
+[[noreturn]] void reject(const std::string& field, const std::string& text, const std::string& why) {
+  throw Error("", field, text, why);
+}
+
+/// Checks and canonicalises the parameters of one family; returns them in canonical order.
+class Validator {
+public:
+  Validator(const FamilyInfo& f, const RawItems& items) : f_(f), items_(items) {}
+
+  std::string field(const std::string& key) const { return std::string(f_.name) + ":" + key; }
+  bool given(const std::string& key) const { return items_.count(key) > 0; }
+  const std::string& text(const std::string& key) const { return items_.at(key).value; }
+  Rational number(const std::string& key) const { return parse_rational(text(key), field(key)); }
+
+  void add(const std::string& key, const Rational& value) { out_.push_back({key, value}); }
+
+  /// Exactly one of two alternatives (e.g. lambda or epsilon); returns the one given.
+  std::string one_of(const std::string& first, const std::string& second) const {
+    if (given(first) && given(second))
+      reject(field(second), text(second), "give either " + first + " or " + second + ", not both");
+    if (!given(first) && !given(second))
+      reject(field(first), "", "missing key: " + std::string(f_.name) + " needs " + first + "= or " + second + "=");
+    return given(first) ? first : second;
+  }
+  void require(const std::string& key) const {
+    if (!given(key)) reject(field(key), "", "missing key: " + std::string(f_.name) + " needs " + key + "=");
+  }
+
+  void lambda() { add("lambda", PrivacyParameter::parse_lambda(text("lambda"), field("lambda")).lambda()); }
+  void epsilon(bool strictly_positive) {
+    const auto e = PrivacyParameter::parse_epsilon(text("epsilon"), field("epsilon"));
+    const Rational value = *e.exact_epsilon();
+    if (strictly_positive && sgn(value) == 0)
+      reject(field("epsilon"), text("epsilon"), "epsilon must be positive (r = e^(-epsilon/sensitivity) < 1)");
+    add("epsilon", value);
+  }
+  void probability(const std::string& key) {
+    const Rational d = given(key) ? number(key) : Rational(0);
+    if (sgn(d) < 0 || d > 1) reject(field(key), text(key), key + " must lie in [0, 1]");
+    add(key, d);
+  }
+  void positive(const std::string& key, const std::string& what) {
+    require(key);
+    const Rational v = number(key);
+    if (sgn(v) <= 0) reject(field(key), text(key), what + " must be positive");
+    add(key, v);
+  }
+  void open_unit(const std::string& key) {
+    require(key);
+    const Rational v = number(key);
+    if (sgn(v) <= 0 || v >= 1) reject(field(key), text(key), "r = e^(-epsilon0) must lie strictly between 0 and 1");
+    add(key, v);
+  }
+  void integer_at_least(const std::string& key, long least, unsigned long most, const std::string& what) {
+    if (!given(key)) {
+      add(key, Rational(least));  // only reached for sensitivity, whose default 1 is its least value
+      return;
+    }
+    const Rational v = number(key);
+    if (v.get_den() != 1 || v < least || v > most)
+      reject(field(key), text(key), what);
+    add(key, v);
+  }
+  void sensitivity_integer() {
+    integer_at_least("sensitivity", 1, max_table_outcomes,
+                     "the sensitivity of a discrete mechanism must be a positive integer (at most " +
+                         std::to_string(max_table_outcomes) + ")");
+  }
+  void sensitivity_rational() {
+    const Rational v = given("sensitivity") ? number("sensitivity") : Rational(1);
+    if (sgn(v) <= 0) reject(field("sensitivity"), text("sensitivity"), "the sensitivity must be positive");
+    add("sensitivity", v);
+  }
+
+  std::vector<SpecParameter> result() && { return std::move(out_); }
+
+private:
+  const FamilyInfo& f_;
+  const RawItems& items_;
+  std::vector<SpecParameter> out_;
+};
+
+std::vector<SpecParameter> validate(const FamilyInfo& f, const RawItems& items) {
+  Validator v(f, items);
+  switch (f.family) {
+    case MechanismFamily::randomized_response:
+      v.one_of("lambda", "epsilon") == "lambda" ? v.lambda() : v.epsilon(false);
+      v.probability("delta");
+      break;
+    case MechanismFamily::k_ary_randomized_response:
+      v.require("k");
+      v.integer_at_least("k", 2, std::numeric_limits<unsigned long>::max(),
+                         "k-ary randomized response needs an integer k >= 2");
+      v.one_of("lambda", "epsilon") == "lambda" ? v.lambda() : v.epsilon(false);
+      break;
+    case MechanismFamily::discrete_laplace:
+      v.one_of("r", "epsilon") == "r" ? v.open_unit("r") : v.epsilon(true);
+      v.sensitivity_integer();
+      break;
+    case MechanismFamily::discrete_gaussian:
+      v.positive("sigma2", "the variance sigma2");
+      v.sensitivity_integer();
+      break;
+    case MechanismFamily::laplace:
+      v.positive("b", "the scale b");
+      v.sensitivity_rational();
+      break;
+    case MechanismFamily::gaussian:
+      v.positive("sigma", "the standard deviation sigma");
+      v.sensitivity_rational();
+      break;
+  }
+  return std::move(v).result();
+}
+
+}  // namespace
+
+std::string to_string(MechanismFamily family) { return info(family).name; }
+
+// ------------------------------------------------------------------ parsing
+
+MechanismSpec parse_mechanism_spec(std::string_view text) {
+  text = trim(text);
+  const auto colon = text.find(':');
+  const std::string name(trim(text.substr(0, colon)));
+  const FamilyInfo* family = nullptr;
+  for (const auto& f : families())
+    if (name == f.name) family = &f;
+  if (family == nullptr)
+    throw Error("", "mechanism", name,
+                name.empty() ? "missing mechanism family (expected e.g. rr:lambda=3)"
+                             : "unknown mechanism family; known: rr, krr, dlaplace, dgauss, laplace, gauss");
+
+  RawItems items;
+  if (colon != std::string_view::npos) {
+    std::string_view rest = text.substr(colon + 1);
+    for (;;) {
+      const auto comma = rest.find(',');
+      const std::string_view item = trim(rest.substr(0, comma));
+      const auto eq = item.find('=');
+      if (item.empty() || eq == std::string_view::npos)
+        throw Error("", family->name, std::string(item),
+                    "expected key=value (keys of " + std::string(family->name) + ": " + join_keys(*family) + ")");
+      const std::string key(trim(item.substr(0, eq)));
+      const std::string field = std::string(family->name) + ":" + key;
+      if (std::none_of(family->keys.begin(), family->keys.end(), [&](const char* k) { return key == k; }))
+        throw Error("", field, std::string(item),
+                    "unknown key; " + std::string(family->name) + " takes " + join_keys(*family));
+      if (!items.emplace(key, RawItem{std::string(item), std::string(trim(item.substr(eq + 1)))}).second)
+        throw Error("", field, std::string(item), "duplicate key");
+      if (comma == std::string_view::npos) break;
+      rest.remove_prefix(comma + 1);
+    }
+  }
+  MechanismSpec spec;
+  spec.family_ = family->family;
+  spec.parameters_ = validate(*family, items);
+  return spec;
+}
+
+// ------------------------------------------------------------------ accessors
+
+std::optional<Rational> MechanismSpec::parameter(std::string_view key) const {
+  for (const auto& p : parameters_)
+    if (p.key == key) return p.value;
+  return std::nullopt;
+}
+
+const Rational& MechanismSpec::get(std::string_view key) const {
+  for (const auto& p : parameters_)
+    if (p.key == key) return p.value;
+  throw Error("internal: mechanism spec without parameter " + std::string(key));
+}
+
+unsigned long MechanismSpec::integer(std::string_view key) const { return get(key).get_num().get_ui(); }
+
+std::string MechanismSpec::to_string() const {
+  std::string s = exactdp::to_string(family_) + ":";
+  for (std::size_t i = 0; i < parameters_.size(); ++i)
+    s += (i ? "," : "") + parameters_[i].key + "=" + exactdp::to_string(parameters_[i].value);
+  return s;
+}
+
+std::string MechanismSpec::describe() const {
+  auto q = [](const Rational& x) { return exactdp::to_string(x); };
+  const bool eps = has("epsilon");
+  switch (family_) {
+    case MechanismFamily::randomized_response:
+      return "randomized response RR with " + (eps ? "epsilon = " + q(get("epsilon")) : "lambda = " + q(get("lambda"))) +
+             ", delta = " + q(get("delta")) +
+             (exact_loss() ? " (exact tables)" : " (certified: lambda = e^epsilon is irrational)");
+    case MechanismFamily::k_ary_randomized_response:
+      return "k-ary randomized response with k = " + q(get("k")) + ", " +
+             (eps ? "epsilon = " + q(get("epsilon")) : "lambda = " + q(get("lambda"))) +
+             ", substitution neighbours" + (exact_loss() ? " (exact tables)" : " (certified)");
+    case MechanismFamily::discrete_laplace:
+      return "discrete Laplace mechanism with " +
+             (eps ? "r = e^(-epsilon/sensitivity), epsilon = " + q(get("epsilon")) : "r = " + q(get("r"))) +
+             ", sensitivity " + q(get("sensitivity")) + ": values 0 and sensitivity clamped to [0, sensitivity]" +
+             " (same profile as unclamped, X-CLAMP-EXACT)" + (eps ? " (certified)" : " (exact tables)");
+    case MechanismFamily::discrete_gaussian:
+      return "discrete Gaussian mechanism N_Z(0, sigma2) with sigma2 = " + q(get("sigma2")) + ", sensitivity " +
+             q(get("sensitivity")) + ", rho = " + q(*zcdp()) + " zCDP (certified; single use)";
+    case MechanismFamily::laplace:
+      return "continuous Laplace mechanism with scale b = " + q(get("b")) + ", sensitivity " + q(get("sensitivity")) +
+             ": epsilon0 = " + q(laplace_mechanism_epsilon(get("b"), get("sensitivity"))) + " (certified; single use)";
+    case MechanismFamily::gaussian:
+      return "continuous Gaussian mechanism with sigma = " + q(get("sigma")) + ", sensitivity " +
+             q(get("sensitivity")) + ": mu = " + q(gaussian_mechanism_mu(get("sensitivity"), get("sigma"))) +
+             " GDP, rho = " + q(*zcdp()) + " zCDP (certified)";
+  }
+  return "";
+}
+
+// ------------------------------------------------------------------ privacy-loss distributions
+
+std::optional<PrivacyLoss> MechanismSpec::exact_loss() const {
+  const bool exact_lambda = has("lambda") || (has("epsilon") && sgn(get("epsilon")) == 0);
+  const Rational lambda = has("lambda") ? get("lambda") : Rational(1);
+  switch (family_) {
+    case MechanismFamily::randomized_response:
+      if (!exact_lambda) return std::nullopt;
+      return privacy_loss(randomized_response(lambda, get("delta")));
+    case MechanismFamily::k_ary_randomized_response:
+      if (!exact_lambda) return std::nullopt;
+      return k_ary_randomized_response_loss(integer("k"), lambda);
+    case MechanismFamily::discrete_laplace:
+      if (!has("r")) return std::nullopt;
+      return privacy_loss(discrete_laplace_pair(get("r"), integer("sensitivity")));
+    default: return std::nullopt;
+  }
+}
+
+std::optional<CertifiedLoss> MechanismSpec::certified_loss(Precision precision) const {
+  if (auto exact = exact_loss()) return CertifiedLoss::from_exact(*exact, precision);
+  switch (family_) {
+    case MechanismFamily::randomized_response: return randomized_response_loss(get("epsilon"), get("delta"), precision);
+    case MechanismFamily::k_ary_randomized_response: {
+      // atoms: output 0 (ratio e^ε), output 1 (ratio e^−ε), the k − 2 others (ratio 1)
+      const Rational& e = get("epsilon");
+      const Interval lambda = exp(Interval(e, precision)), others(Rational(integer("k") - 1), precision);
+      const Interval z = lambda + others, same = lambda / z, other = Interval(1L, precision) / z,
+                     rest = Interval(Rational(integer("k") - 2), precision) / z;
+      std::vector<CertifiedLossAtom> atoms{{SymbolicRatio::exponential(1, e), same, other},
+                                           {SymbolicRatio::exponential(1, Rational(-e)), other, same},
+                                           {SymbolicRatio(), rest, rest}};
+      return CertifiedLoss::from_atoms(std::move(atoms), "krr");
+    }
+    case MechanismFamily::discrete_laplace:
+      return discrete_laplace_loss(get("epsilon"), integer("sensitivity"), precision);
+    default: return std::nullopt;
+  }
+}
+
+std::optional<DpGuarantee> MechanismSpec::dp_guarantee() const {
+  auto given = [&] {
+    return has("lambda") ? PrivacyParameter::from_lambda(get("lambda")) : PrivacyParameter::from_epsilon(get("epsilon"));
+  };
+  switch (family_) {
+    case MechanismFamily::randomized_response: return DpGuarantee{given(), get("delta")};
+    case MechanismFamily::k_ary_randomized_response: return DpGuarantee{given(), 0};
+    case MechanismFamily::discrete_laplace:
+      if (has("r")) return DpGuarantee{PrivacyParameter::from_lambda(pow(1 / get("r"), integer("sensitivity"))), 0};
+      return DpGuarantee{PrivacyParameter::from_epsilon(get("epsilon")), 0};
+    case MechanismFamily::laplace:
+      return DpGuarantee{PrivacyParameter::from_epsilon(laplace_mechanism_epsilon(get("b"), get("sensitivity"))), 0};
+    default: return std::nullopt;
+  }
+}
+
+// ------------------------------------------------------------------ certified queries
+
+bool MechanismSpec::supports_composition(unsigned long times) const {
+  if (times < 1) return false;
+  if (family_ == MechanismFamily::discrete_gaussian || family_ == MechanismFamily::laplace) return times == 1;
+  return true;
+}
+
+void MechanismSpec::require_times(unsigned long times) const {
+  if (times < 1) throw Error("", "times", std::to_string(times), "the number of uses must be at least 1");
+  if (!supports_composition(times))
+    throw Error("", "times", std::to_string(times),
+                to_string() + " answers profiles for a single use only (its composition has no finite exact form "
+                              "here); compose its Renyi divergences (renyi) or zCDP level instead");
+}
+
+namespace {
+
+/// μ of `times` uses of the Gaussian mechanism: √times·Δ/σ (GDP composes as √(Σμ_i²); DRS22
+/// Cor 3.3, the homogeneous case of exactdp::gaussian_dp_composition()).
+Interval composed_mu(const Rational& sensitivity, const Rational& sigma, unsigned long times, Precision precision) {
+  const Rational mu = gaussian_mechanism_mu(sensitivity, sigma);
+  return sqrt(Interval(Rational(mu * mu * times), precision));
+}
+
+}  // namespace
+
+Interval MechanismSpec::delta_at_epsilon(const Interval& epsilon, unsigned long times) const {
+  require_times(times);
+  if (!epsilon.lower_is_finite() || !epsilon.upper_is_finite() || epsilon.lower() < 0)
+    throw Error("", "epsilon", epsilon.to_string(), "epsilon must be finite and non-negative");
+  const Precision prec = epsilon.precision();
+  if (auto loss = exact_loss()) return PrivacyProfile(loss->self_compose(times)).delta(exp(epsilon));
+  switch (family_) {
+    case MechanismFamily::randomized_response:
+      return randomized_response_composition_delta(exp(Interval(get("epsilon"), prec)), get("delta"), times,
+                                                   exp(epsilon));
+    case MechanismFamily::k_ary_randomized_response:
+    case MechanismFamily::discrete_laplace:
+      return certified_loss(prec)->self_compose(times).delta_at_epsilon(epsilon);
+    case MechanismFamily::discrete_gaussian:
+      return discrete_gaussian_delta(get("sigma2"), integer("sensitivity"), epsilon, prec);
+    case MechanismFamily::laplace: return laplace_dp_delta(get("b"), get("sensitivity"), epsilon);
+    case MechanismFamily::gaussian:
+      return gaussian_dp_delta(composed_mu(get("sensitivity"), get("sigma"), times, prec), epsilon);
+  }
+  return Interval::zero(prec);
+}
+
+Interval MechanismSpec::epsilon_at_delta(const Rational& delta, unsigned long times) const {
+  require_times(times);
+  if (sgn(delta) < 0 || delta > 1) throw Error("", "delta", exactdp::to_string(delta), "delta must lie in [0, 1]");
+  const Precision prec = default_precision;
+  if (auto loss = exact_loss()) {
+    const PrivacyProfile profile(loss->self_compose(times));
+    if (profile.least_lambda(delta).is_infinite()) return Interval::infinity(prec);
+    return profile.least_epsilon(delta, prec);
+  }
+  switch (family_) {
+    case MechanismFamily::randomized_response:
+      return randomized_response_composition_least_epsilon(exp(Interval(get("epsilon"), prec)), get("delta"), times,
+                                                           delta);
+    case MechanismFamily::k_ary_randomized_response:
+    case MechanismFamily::discrete_laplace: return certified_loss(prec)->self_compose(times).least_epsilon(delta);
+    case MechanismFamily::discrete_gaussian:
+      return discrete_gaussian_least_epsilon(get("sigma2"), integer("sensitivity"), delta, prec);
+    case MechanismFamily::laplace: return laplace_least_epsilon(get("b"), get("sensitivity"), delta, prec);
+    case MechanismFamily::gaussian:
+      if (sgn(delta) == 0) return Interval::infinity(prec);  // the Gaussian profile is positive for every ε
+      return gaussian_dp_least_epsilon(composed_mu(get("sensitivity"), get("sigma"), times, prec), delta);
+  }
+  return Interval::zero(prec);
+}
+
+Interval MechanismSpec::renyi(const Rational& alpha, Precision precision) const {
+  if (alpha <= 1) throw Error("", "alpha", exactdp::to_string(alpha), "the Renyi order alpha must exceed 1");
+  if (auto loss = exact_loss())
+    return max(renyi_divergence(*loss, alpha, precision), renyi_divergence(loss->swapped(), alpha, precision));
+  switch (family_) {
+    case MechanismFamily::discrete_gaussian:
+      return discrete_gaussian_renyi(get("sigma2"), integer("sensitivity"), alpha, precision);
+    case MechanismFamily::laplace:  // symmetric: Lap(Δ, b) vs Lap(0, b) is the mirror image
+      return laplace_mechanism_rdp(alpha, get("b"), get("sensitivity"), precision);
+    case MechanismFamily::gaussian:
+      return Interval(gaussian_mechanism_rdp(alpha, get("sensitivity"), get("sigma")), precision);
+    default: {
+      const CertifiedLoss loss = *certified_loss(precision);
+      return max(loss.renyi_divergence(alpha), loss.swapped().renyi_divergence(alpha));
+    }
+  }
+}
+
+std::optional<Rational> MechanismSpec::zcdp() const {
+  if (family_ == MechanismFamily::discrete_gaussian) return discrete_gaussian_zcdp(get("sigma2"), integer("sensitivity"));
+  if (family_ == MechanismFamily::gaussian) return gaussian_mechanism_zcdp(get("sensitivity"), get("sigma"));
+  return std::nullopt;
+}
+
+}  // namespace exactdp

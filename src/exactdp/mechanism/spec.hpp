@@ -1,0 +1,161 @@
+/// @file
+/// Mechanism SPEC strings — the way the command line names a standard noninteractive mechanism —
+/// and the privacy queries a parsed spec answers, exactly where the mechanism has rational tables
+/// and certified otherwise.
+///
+/// Grammar (`family:key=value,key=value,…`; numbers are exact, read by exactdp::parse_rational,
+/// so "0.5" is exactly 1/2 and "1e-5" exactly 1/100000; defaults delta = 0, sensitivity = 1):
+///
+/// | spec | mechanism | tables |
+/// |---|---|---|
+/// | `rr:lambda=L[,delta=D]` | RR_{ln L, D} (THEOREMS.md A.2) | exact |
+/// | `rr:epsilon=E[,delta=D]` | RR_{E, D}, λ = e^E | certified (exact when E = 0) |
+/// | `krr:k=K,lambda=L` / `krr:k=K,epsilon=E` | k-ary RR, substitution neighbours (A.2) | exact / certified |
+/// | `dlaplace:r=R[,sensitivity=S]` | clamp(v + DLap(R)), integer sensitivity S (D.3) | exact |
+/// | `dlaplace:epsilon=E[,sensitivity=S]` | the same with R = e^{−E/S} (E-DP) | certified |
+/// | `dgauss:sigma2=V[,sensitivity=S]` | discrete Gaussian N_ℤ(0, V), integer S (D.4) | certified, single use |
+/// | `laplace:b=B[,sensitivity=S]` | continuous Laplace, scale B (B.11) | certified, single use |
+/// | `gauss:sigma=V[,sensitivity=S]` | continuous Gaussian, standard deviation V (B.11) | certified |
+///
+/// Sensitivities of the discrete mechanisms are positive integers; those of `laplace` and `gauss`
+/// positive rationals. `dlaplace:epsilon` is accepted although r = e^{−E/S} is irrational: the
+/// worst-case pair clamped to [0, S] has the exact likelihood ratios e^{(S−2k)E/S}, so its
+/// privacy-loss distribution is certified exactly (certified_noninteractive.hpp); for exact tables
+/// give `r=` (e.g. `dlaplace:r=1/2`, which is (S·ln 2)-DP).
+#pragma once
+
+#include "exactdp/divergence/privacy_loss.hpp"
+#include "exactdp/mechanism/certified_loss.hpp"
+#include "exactdp/numeric/interval.hpp"
+#include "exactdp/numeric/privacy_parameter.hpp"
+#include "exactdp/numeric/rational.hpp"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace exactdp {
+
+/// The mechanism families a spec can name.
+enum class MechanismFamily {
+  randomized_response,        ///< `rr`
+  k_ary_randomized_response,  ///< `krr`
+  discrete_laplace,           ///< `dlaplace`
+  discrete_gaussian,          ///< `dgauss`
+  laplace,                    ///< `laplace` (continuous)
+  gaussian                    ///< `gauss` (continuous)
+};
+
+/// The spec name of a family: "rr", "krr", "dlaplace", "dgauss", "laplace", "gauss".
+std::string to_string(MechanismFamily family);
+
+/// One parameter of a spec, with its exact value.
+struct SpecParameter {
+  std::string key;
+  Rational value;
+  friend bool operator==(const SpecParameter&, const SpecParameter&) = default;
+};
+
+/// An (ε, δ)-DP guarantee that characterises a mechanism exactly: RR_{ε,δ} is (ε, δ)-DP and
+/// nothing better in the sense of f_{ε,δ}; the pure mechanisms (k-ary RR, discrete and continuous
+/// Laplace) are ε-DP with ε = their max log-likelihood ratio, δ = 0.
+struct DpGuarantee {
+  PrivacyParameter epsilon;  ///< λ = e^ε, exact or in epsilon form
+  Rational delta;
+};
+
+/// A parsed mechanism spec: which mechanism, its parameters (exact rationals, as given), and its
+/// privacy answers for `times`-fold composition with itself. A regular value type.
+///
+/// Every query concerns the worst-case neighbouring pair of one use (documented with each table
+/// constructor); "times" composes that pair with itself (nonadaptive = adaptive for a fixed pair).
+class MechanismSpec {
+public:
+  MechanismFamily family() const { return family_; }
+  /// The parameters in canonical order with defaults filled in (e.g. rr: lambda or epsilon, then
+  /// delta; dlaplace: r or epsilon, then sensitivity).
+  const std::vector<SpecParameter>& parameters() const { return parameters_; }
+  /// The value of @p key, if the spec has it (after defaults).
+  std::optional<Rational> parameter(std::string_view key) const;
+
+  /// The canonical spec text, e.g. "rr:lambda=3,delta=1/10"; it parses back to an equal spec.
+  std::string to_string() const;
+  /// One line for reports, e.g. "randomized response RR with lambda = 3, delta = 1/10 (exact tables)".
+  std::string describe() const;
+
+  /// The exact privacy-loss distribution of one use (rr with rational λ, krr with λ, dlaplace
+  /// with r), or std::nullopt when the masses are irrational.
+  std::optional<PrivacyLoss> exact_loss() const;
+  /// The privacy-loss distribution of one use with exact ratios and certified masses, for every
+  /// finite mechanism (exact ones converted, rr/krr/dlaplace given by epsilon natively);
+  /// std::nullopt for dgauss, laplace and gauss (infinite support). Use it to compose different
+  /// mechanisms: exactdp::compose(CertifiedLoss, CertifiedLoss).
+  std::optional<CertifiedLoss> certified_loss(Precision precision = default_precision) const;
+  /// The (ε, δ) guarantee that characterises one use (see DpGuarantee), or std::nullopt for the
+  /// Gaussian mechanisms (no finite pure ε).
+  std::optional<DpGuarantee> dp_guarantee() const;
+
+  /// Whether delta_at_epsilon()/epsilon_at_delta() answer for this many uses: always for the
+  /// finite mechanisms and gauss (GDP composes exactly), only times = 1 for dgauss and laplace.
+  bool supports_composition(unsigned long times) const;
+
+  /// δ(ε) of the `times`-fold composition, certified: contains the exact profile
+  /// max(H_{e^ε}(P‖Q), H_{e^ε}(Q‖P)) for every ε in the enclosure. Exact mechanisms: the exact
+  /// profile of loss.self_compose(times) at the enclosure of e^ε; rr by epsilon: the KOV15
+  /// binomial sum; krr/dlaplace by epsilon: the certified PLD; dgauss (times = 1): CKS20's formula;
+  /// laplace (times = 1): 1 − e^{(ε−ε₀)/2}; gauss: the GDP profile with μ = √times·Δ/σ (DRS22).
+  ///
+  /// Preconditions: times ≥ 1, ε ≥ 0 finite, supports_composition(times) (exactdp::Error naming
+  /// "times" or "epsilon" otherwise).
+  Interval delta_at_epsilon(const Interval& epsilon, unsigned long times = 1) const;
+
+  /// The least ε ≥ 0 such that the `times`-fold composition is (ε, δ)-DP, certified (PrivLoss of
+  /// THEOREMS.md A.1/B.6): contains it; the point +∞ when no finite ε exists (δ below the
+  /// catastrophic mass, or δ = 0 for the Gaussians); an interval with upper end +∞ when that cannot
+  /// be decided at this precision. For exact mechanisms the least λ is an exact rational and only
+  /// its logarithm is enclosed.
+  ///
+  /// Preconditions: times ≥ 1, 0 ≤ δ ≤ 1, supports_composition(times).
+  Interval epsilon_at_delta(const Rational& delta, unsigned long times = 1) const;
+
+  /// The Rényi divergence of order α > 1 of one use, max over both directions, certified (+∞ as
+  /// the point +∞, e.g. RR with δ > 0). Composition adds it: `times` uses have times·renyi(α).
+  /// Preconditions: α > 1 (exactdp::Error naming "alpha").
+  Interval renyi(const Rational& alpha, Precision precision = default_precision) const;
+
+  /// The zCDP level ρ = Δ²/(2σ²) of one use for dgauss and gauss (CKS20; BS16), exact;
+  /// std::nullopt for the other families.
+  std::optional<Rational> zcdp() const;
+
+  friend bool operator==(const MechanismSpec&, const MechanismSpec&) = default;
+
+private:
+  friend MechanismSpec parse_mechanism_spec(std::string_view text);
+  MechanismSpec() = default;
+  const Rational& get(std::string_view key) const;
+  bool has(std::string_view key) const { return parameter(key).has_value(); }
+  unsigned long integer(std::string_view key) const;
+  void require_times(unsigned long times) const;
+
+  MechanismFamily family_ = MechanismFamily::randomized_response;
+  std::vector<SpecParameter> parameters_;
+};
+
+/// Parses a mechanism spec (grammar in the file comment).
+///
+/// Errors are exactdp::Error with an empty `where` (the caller anchors them with Error::in, e.g.
+/// "--mechanism"), a field naming the key as "family:key" and the offending text as value:
+///  - unknown family: field "mechanism", value the family name;
+///  - malformed item (no '=', empty item): field the family, value the item;
+///  - unknown or duplicate key: field "family:key", value the item "key=value";
+///  - missing required key: field "family:key" (the first alternative, e.g. "rr:lambda"), value "";
+///  - both alternatives given (lambda and epsilon, r and epsilon): field of the second, its text;
+///  - unparsable number: field "family:key", value the text (from parse_rational);
+///  - out of range, value the text as written: λ < 1 ("lambda = e^epsilon must be at least 1"),
+///    ε < 0 (ε ≤ 0 for dlaplace), δ ∉ [0, 1], r ∉ (0, 1), k not an integer ≥ 2, a discrete
+///    sensitivity not a positive integer (or above max_table_outcomes), a continuous
+///    sensitivity, b, σ or σ² not positive.
+MechanismSpec parse_mechanism_spec(std::string_view text);
+
+}  // namespace exactdp
