@@ -219,8 +219,11 @@ json certified_composition(const std::vector<Component>& comps, const Requests& 
       }
       total += one * Interval(static_cast<long>(c.times), prec);  // Rényi divergences add under composition
     }
-    if (infinite) r["renyi"].push_back({{"alpha", to_string(a)}, {"epsilon", "inf"}});
-    else r["renyi"].push_back({{"alpha", to_string(a)}, {"epsilon", certified(total, req.digits)}});
+    if (infinite) r["renyi"].push_back({{"alpha", to_string(a)}, {"moment", "inf"}, {"epsilon", "inf"}});
+    else
+      r["renyi"].push_back({{"alpha", to_string(a)},
+                            {"moment", certified(exp(total * Interval(Rational(a - 1), prec)), req.digits)},  // Φ_α = e^{(α−1)D_α}
+                            {"epsilon", certified(total, req.digits)}});
   }
   return r;
 }

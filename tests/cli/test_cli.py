@@ -198,3 +198,11 @@ def test_missing_file():
 def test_help_teaches_with_an_example():
     p = run("compose", "--help")
     assert "Example" in p.stdout and "rr:lambda" in p.stdout
+
+
+def test_certified_renyi_has_moment_and_adds_under_composition():
+    # Gaussian mechanism: D_alpha = alpha·Δ²/(2σ²) per use (Mironov 2017), k uses add: 3·2/(2·4) = 3/4
+    r = run_json("compose", "-m", "gauss:sigma=2", "-k", "3", "--alpha", "2")
+    e = r["renyi"][0]
+    assert encloses(e["epsilon"], Fraction(3, 4))
+    assert encloses(e["moment"], Decimal("0.75").exp())

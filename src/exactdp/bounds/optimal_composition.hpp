@@ -16,7 +16,7 @@
 /// from the ratio r_S = Π_{i∈S}λ_i / Π_{i∉S}λ_i to its summed probability under world 0, built one
 /// group of equal λ_i at a time (a binomial law per group), so that equal components and equal
 /// products collapse. Its size is at most Π_j (c_j + 1) over the distinct values λ ≠ 1 with
-/// multiplicities c_j; exact heterogeneous optimal composition is #P-hard (MV16), so the
+/// multiplicities c_j; exact heterogeneous optimal composition is \#P-hard (MV16), so the
 /// computation refuses with exactdp::Error above OptimalCompositionOptions::max_states.
 #pragma once
 
@@ -33,7 +33,7 @@ namespace exactdp {
 /// Limits of the exact optimal-composition computation.
 struct OptimalCompositionOptions {
   /// The largest number of distinct privacy-loss ratios the computation may hold. Above it,
-  /// exactdp::Error is thrown, stating the estimated number of states (MV16: #P-hard).
+  /// exactdp::Error is thrown, stating the estimated number of states (MV16: \#P-hard).
   std::size_t max_states = std::size_t{1} << 20;
 };
 
