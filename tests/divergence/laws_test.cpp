@@ -215,3 +215,15 @@ TEST(Composition, LatticePowerOfAnIdenticalPair) {
 
 }  // namespace
 }  // namespace exactdp
+
+namespace exactdp {
+namespace {
+// Regression: incommensurable ratios (3/2 and 3/4) once made the lattice search run for minutes;
+// the answer must equal repeated squaring and come back at once.
+TEST(Composition, IncommensurableRatiosFallBackToSquaring) {
+  auto loss = PrivacyLoss::from_masses({{Rational(1, 2), Rational(1, 3)}, {Rational(1, 2), Rational(2, 3)}});
+  EXPECT_EQ(loss.self_compose(3), loss.self_compose_by_squaring(3));
+  EXPECT_EQ(loss.self_compose(3).size(), 4u);  // ratios (3/2)^i (3/4)^(3−i) are all distinct
+}
+}  // namespace
+}  // namespace exactdp

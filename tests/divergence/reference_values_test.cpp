@@ -173,3 +173,52 @@ TEST(TradeOff, EpsilonDeltaDegenerateCases) {
 }
 }  // namespace
 }  // namespace exactdp
+
+namespace exactdp {
+namespace {
+
+/// The piecewise-linear interpolation of G_μ at α = j/8, with each β rounded up (above = true) or
+/// down to a multiple of 10⁻⁶. Independent route: G_μ is convex, so chords through points on or
+/// above the curve lie above it (dominates), and a vertex below the curve is a certified violation.
+TradeOff interpolate_gaussian(const Rational& mu, bool above) {
+  std::vector<TradeOffVertex> v{{0, 1}};
+  const Rational grid(1, 1000000);
+  for (int j = 1; j < 8; ++j) {
+    Rational a(j, 8);
+    Interval g = gaussian_tradeoff(Interval(mu, 256), a);
+    Rational scaled = (above ? g.upper() : g.lower()) / grid;
+    Integer n;
+    if (above) mpz_cdiv_q(n.get_mpz_t(), scaled.get_num_mpz_t(), scaled.get_den_mpz_t());
+    else mpz_fdiv_q(n.get_mpz_t(), scaled.get_num_mpz_t(), scaled.get_den_mpz_t());
+    v.push_back({a, Rational(n) * grid});
+  }
+  v.push_back({1, 0});
+  return TradeOff::from_vertices(v);
+}
+
+TEST(TradeOff, GaussianDominanceIsCertified) {
+  const Rational mu(1);
+  auto above = dominates_gaussian(interpolate_gaussian(mu, true), mu);
+  EXPECT_EQ(above.outcome, Tri::yes);
+  auto below = dominates_gaussian(interpolate_gaussian(mu, false), mu);
+  EXPECT_EQ(below.outcome, Tri::no);
+  ASSERT_TRUE(below.witness_alpha.has_value());
+  // exact ends: perfect privacy is G_0, and f(0) < 1 violates every G_μ
+  EXPECT_EQ(dominates_gaussian(TradeOff::identity(), Rational(0)).outcome, Tri::yes);
+  EXPECT_EQ(dominates_gaussian(TradeOff::epsilon_delta(2, 0), Rational(0)).outcome, Tri::no);
+  auto leak = dominates_gaussian(TradeOff::epsilon_delta(2, Rational(1, 10)), Rational(3));
+  EXPECT_EQ(leak.outcome, Tri::no);
+  EXPECT_EQ(*leak.witness_alpha, 0);
+  EXPECT_THROW(dominates_gaussian(TradeOff::identity(), Rational(-1)), Error);
+}
+
+// DRS22: an ε-DP pair has T ≥ f_{ε,0}; RR_3 is not 1/2-GDP at α = 1/4 (f = 1/4 < G_{1/2}(1/4) ≈ 0.5)
+// — G_{1/2}(1/4) = Φ(Φ⁻¹(3/4) − 1/2) = Φ(0.1745) ≈ 0.569, read from a normal table.
+TEST(TradeOff, RandomizedResponseIsNotHalfGdp) {
+  auto r = dominates_gaussian(TradeOff::epsilon_delta(3, 0), Rational(1, 2));
+  EXPECT_EQ(r.outcome, Tri::no);
+  EXPECT_EQ(*r.witness_alpha, Rational(1, 4));
+}
+
+}  // namespace
+}  // namespace exactdp

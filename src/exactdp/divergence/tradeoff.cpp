@@ -154,3 +154,26 @@ Interval gaussian_tradeoff(const Interval& mu, const Rational& alpha) {
 }
 
 }  // namespace exactdp
+
+namespace exactdp {
+
+SmoothComparison dominates_gaussian(const TradeOff& f, const Rational& mu, const DecideOptions& options) {
+  if (sgn(mu) < 0) throw Error("", "mu", to_string(mu), "the Gaussian DP parameter mu must be non-negative");
+  SmoothComparison result{Tri::yes, 0, std::nullopt};
+  for (const auto& v : f.vertices()) {
+    if (v.alpha == 1) continue;  // f(1) = 0 = G_μ(1)
+    // exact cases: G_μ(0) = 1 and G_0(α) = 1 − α
+    if (sgn(v.alpha) == 0 || sgn(mu) == 0) {
+      if (v.beta < 1 - v.alpha) return {Tri::no, 0, v.alpha};
+      continue;
+    }
+    const Rational alpha = v.alpha;
+    Decision d = decide_less_equal([&](Precision p) { return gaussian_tradeoff(Interval(mu, p), alpha); }, v.beta, options);
+    result.precision = std::max(result.precision, d.precision);
+    if (d.outcome == Tri::no) return {Tri::no, result.precision, v.alpha};
+    if (d.outcome == Tri::undecided) result.outcome = Tri::undecided;
+  }
+  return result;
+}
+
+}  // namespace exactdp

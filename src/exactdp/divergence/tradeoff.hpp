@@ -5,6 +5,7 @@
 
 #include "exactdp/divergence/piecewise_linear.hpp"
 #include "exactdp/divergence/privacy_loss.hpp"
+#include "exactdp/numeric/decide.hpp"
 #include "exactdp/numeric/interval.hpp"
 #include "exactdp/numeric/rational.hpp"
 
@@ -82,6 +83,23 @@ private:
   explicit TradeOff(std::vector<TradeOffVertex> v) : vertices_(std::move(v)) {}
   std::vector<TradeOffVertex> vertices_;
 };
+
+/// The outcome of a certified comparison of a piecewise-linear trade-off function with a smooth one.
+struct SmoothComparison {
+  Tri outcome = Tri::undecided;          ///< yes: f ≥ g everywhere; no: a violation was certified
+  Precision precision = 0;               ///< the largest precision used (0: decided exactly)
+  std::optional<Rational> witness_alpha;  ///< for `no`: an α with f(α) < g(α), certified
+};
+
+/// Decides f ≥ G_μ pointwise (is the pair or mechanism with trade-off f μ-GDP?), certified.
+///
+/// On each linear piece of f, f − G_μ is concave (G_μ is convex), so its minimum is at a vertex:
+/// f ≥ G_μ iff f(α_i) ≥ G_μ(α_i) at every vertex (THEOREMS.md B.7, "f-DP for smooth f"). The
+/// ends are exact (G_μ(0) = 1, G_μ(1) = 0, and G_0(α) = 1 − α); every interior vertex is decided by
+/// raising the precision (exactdp::decide_less_equal) up to @p options.cap. The answer is
+/// `undecided` only if some vertex could not be separated at the cap — never a guess.
+/// Precondition: μ ≥ 0 (exactdp::Error naming "mu" otherwise).
+SmoothComparison dominates_gaussian(const TradeOff& f, const Rational& mu, const DecideOptions& options = {});
 
 /// Gaussian trade-off G_μ(α) = Φ(Φ⁻¹(1 − α) − μ), certified, for 0 < α < 1 (G_μ(0) = 1 and
 /// G_μ(1) = 0 exactly). Precondition: μ ≥ 0.
