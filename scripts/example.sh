@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DEXACTDP_BUILD_TESTS=OFF >/dev/null
+cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DEXACTDP_BUILD_TESTS=OFF -DEXACTDP_BUILD_CLI=ON -DEXACTDP_BUILD_BENCH=OFF >/dev/null
 cmake --build build/release --target exactdp_cli >/dev/null
 exec build/release/exactdp compose --mechanism rr:lambda=11/10 --times 10 \
   --delta 1/1000 --epsilon 0.5 --lambda 2 --alpha 2 --tradeoff "$@"
