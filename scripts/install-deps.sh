@@ -28,6 +28,12 @@ fi
 
 # pytest drives the command-line tests (tests/cli).
 if ! python3 -c 'import pytest' 2>/dev/null; then
-  echo "exactdp: installing pytest from PyPI" >&2
-  python3 -m pip install --quiet pytest
+  echo "exactdp: installing pytest" >&2
+  # from PyPI into the python3 in PATH; Debian's own Python refuses pip (PEP 668), so fall back
+  # to its package
+  python3 -m pip install --quiet pytest 2>/dev/null || {
+    sudo=""
+    if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq python3-pytest >/dev/null
+  }
 fi
