@@ -1,0 +1,395 @@
+#include "exactdp/game/engine.hpp"
+
+#include <algorithm>
+#include <array>
+#include <limits>
+#include <map>
+#include <unordered_map>
+
+namespace exactdp {
+
+GameTooLarge::GameTooLarge(const std::string& where, std::uint64_t estimate, std::uint64_t limit)
+    : Error(where, "max_nodes", std::to_string(limit),
+            "the game needs more than max_nodes distinct belief pairs (history-tree estimate " +
+                std::to_string(estimate) + " nodes); raise EngineOptions::max_nodes (--max-nodes) or lower the horizon"),
+      estimate_(estimate), limit_(limit) {}
+
+namespace {
+
+using Belief = std::vector<std::pair<StateId, Rational>>;  // sorted by state, positive masses
+
+/// A memo key: a canonical game node with normalised beliefs (THEOREMS.md B.1).
+struct Key {
+  VerifierState sigma = 0;
+  unsigned rounds = 0;
+  std::array<Belief, 2> belief;
+  friend bool operator==(const Key&, const Key&) = default;
+};
+
+struct KeyHash {
+  std::size_t operator()(const Key& k) const noexcept {
+    std::size_t h = std::hash<std::uint64_t>{}((std::uint64_t(k.sigma) << 32) ^ k.rounds);
+    RationalHash rh;
+    for (int b = 0; b < 2; ++b) {
+      h ^= 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2) + std::size_t(b);
+      for (const auto& [s, p] : k.belief[b]) {
+        h ^= std::hash<StateId>{}(s) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+        h ^= rh(p) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+      }
+    }
+    return h;
+  }
+};
+
+Rational mass(const Belief& m) {
+  Rational s = 0;
+  for (const auto& [st, p] : m) s += p;
+  return s;
+}
+
+/// A child of a node: its normaliser Z = |m₀′| + |m₁′| and its normalised key.
+struct Child {
+  AnswerId answer;
+  Rational z;
+  Key key;
+};
+
+/// The children of a (normalised) node under one message pair: for each answer a,
+/// m_b′(s′) = Σ_s m_b(s)·κ(a, s′ | s, x_b) (B.1), then normalised.
+std::vector<Child> children(const InteractiveMechanism& mech, const Key& k, const MessagePair& pair, VerifierState next_sigma) {
+  std::map<AnswerId, std::array<std::map<StateId, Rational>, 2>> acc;
+  for (int b = 0; b < 2; ++b) {
+    MessageId m = b == 0 ? pair.world0 : pair.world1;
+    for (const auto& [s, p] : k.belief[b])
+      for (const auto& t : mech.step(s, m)) acc[t.answer][b][t.next] += p * t.probability;
+  }
+  std::vector<Child> out;
+  out.reserve(acc.size());
+  for (auto& [a, beliefs] : acc) {
+    Rational z = 0;
+    for (int b = 0; b < 2; ++b)
+      for (const auto& [s, p] : beliefs[b]) z += p;
+    if (sgn(z) == 0) continue;  // zero-mass branches are pruned (B.1)
+    Child c{a, z, Key{next_sigma, k.rounds - 1, {}}};
+    for (int b = 0; b < 2; ++b) {
+      c.key.belief[b].reserve(beliefs[b].size());
+      for (auto& [s, p] : beliefs[b])
+        if (sgn(p) != 0) c.key.belief[b].emplace_back(s, p / z);
+    }
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------ value functionals
+// Each functional gives the value of a leaf with masses (p, q) — p in the direction's own world,
+// q in the other — and how values of children combine (Σ over answers, or max for the ratio) and
+// rescale (by the normaliser Z: degree-1 homogeneity, or not at all).
+
+/// Vλ of BI-δ (B.2): leaf (p − λq)⁺, Σ over answers.
+struct HockeyStickAt {
+  using Value = Rational;
+  static constexpr bool ordered = true;
+  Rational lambda;
+  Value leaf(const Rational& p, const Rational& q) const {
+    Rational v = p - lambda * q;
+    return sgn(v) > 0 ? v : Rational(0);
+  }
+  Value zero() const { return 0; }
+  void combine(Value& acc, const Value& v, const Rational& z) const { acc += z * v; }
+  Value scale(const Value& v, const Rational& z) const { return z * v; }
+};
+
+/// c·f for c > 0 (breakpoints unchanged).
+PiecewiseLinear scaled(const PiecewiseLinear& f, const Rational& c) {
+  std::vector<LinearPiece> pieces = f.pieces();
+  for (auto& piece : pieces) {
+    piece.intercept *= c;
+    piece.slope *= c;
+  }
+  return PiecewiseLinear::from_trusted_pieces(std::move(pieces));
+}
+
+/// BI over PL functions of λ (B.3): leaf λ ↦ (p − λq)⁺.
+struct ProfileFunctional {
+  using Value = PiecewiseLinear;
+  static constexpr bool ordered = false;
+  Value leaf(const Rational& p, const Rational& q) const {
+    if (sgn(p) == 0) return PiecewiseLinear(0);
+    if (sgn(q) == 0) return PiecewiseLinear(p);
+    return PiecewiseLinear::from_trusted_pieces({{Rational(0), p, Rational(-q)}, {Rational(p / q), Rational(0), Rational(0)}});
+  }
+  Value zero() const { return PiecewiseLinear(0); }
+  void combine(Value& acc, const Value& v, const Rational& z) const { acc = acc + scaled(v, z); }
+  Value scale(const Value& v, const Rational& z) const { return scaled(v, z); }
+};
+
+/// Wα of BI-Rényi (B.4): leaf p^α q^{1−α}, Σ over answers.
+struct RenyiFunctional {
+  using Value = ExtendedRational;
+  static constexpr bool ordered = true;
+  unsigned long alpha;
+  Value leaf(const Rational& p, const Rational& q) const {
+    if (sgn(p) == 0) return ExtendedRational();
+    if (sgn(q) == 0) return ExtendedRational::infinity();
+    return ExtendedRational(Rational(pow(p, alpha) / pow(q, alpha - 1)));
+  }
+  Value zero() const { return ExtendedRational(); }
+  void combine(Value& acc, const Value& v, const Rational& z) const { acc = acc + ExtendedRational(z) * v; }
+  Value scale(const Value& v, const Rational& z) const { return ExtendedRational(z) * v; }
+};
+
+/// The pure-DP ratio (B.5): leaf p/q, max over answers, invariant under scaling.
+struct RatioFunctional {
+  using Value = ExtendedRational;
+  static constexpr bool ordered = true;
+  Value leaf(const Rational& p, const Rational& q) const {
+    if (sgn(p) == 0) return ExtendedRational();
+    if (sgn(q) == 0) return ExtendedRational::infinity();
+    return ExtendedRational(Rational(p / q));
+  }
+  Value zero() const { return ExtendedRational(); }
+  void combine(Value& acc, const Value& v, const Rational&) const { acc = std::max(acc, v); }
+  Value scale(const Value& v, const Rational&) const { return v; }
+};
+
+/// Backward induction with memoisation on normalised belief pairs (B.1), both directions at once.
+template <class F>
+class Solver {
+public:
+  using Value = typename F::Value;
+  struct Entry {
+    std::array<Value, 2> value;  ///< per direction, for the normalised beliefs
+    std::array<int, 2> action;   ///< argmax action per direction, −1 = stop (ordered functionals only)
+  };
+
+  Solver(const Game& game, F functional, const EngineOptions& options, const char* where)
+      : game_(game), f_(std::move(functional)), options_(options), where_(where) {
+    game_.validate();
+    horizon_ = options.horizon.value_or(game.horizon);
+  }
+
+  unsigned horizon() const { return horizon_; }
+  const EngineStats& stats() const { return stats_; }
+  const F& functional() const { return f_; }
+
+  /// The root key with @p rounds left and its normaliser (Z = 2: both initial laws have mass 1).
+  Key root(unsigned rounds) const {
+    Key k{game_.verifier->initial_state(), rounds, {}};
+    for (int b = 0; b < 2; ++b) {
+      std::map<StateId, Rational> m;
+      for (const auto& [s, p] : game_.initial[b]) m[s] += p;
+      for (auto& [s, p] : m) k.belief[b].emplace_back(s, p / 2);
+    }
+    return k;
+  }
+  static Rational root_scale() { return 2; }
+
+  /// The memo entry of a normalised node, computing it (and its subtree) on first request.
+  const Entry& solve(const Key& k) {
+    ++stats_.nodes_visited;
+    if (auto it = memo_.find(k); it != memo_.end()) {
+      ++stats_.cache_hits;
+      return it->second;
+    }
+    Entry e = evaluate(k);
+    if (memo_.size() >= options_.max_nodes)
+      throw GameTooLarge(where_, estimate_game_size(game_, horizon_), options_.max_nodes);
+    auto [it, inserted] = memo_.emplace(k, std::move(e));
+    stats_.distinct_keys = memo_.size();
+    return it->second;
+  }
+
+  /// The allowed pairs at a node, and the children of one of them.
+  const std::vector<MessagePair>& actions(const Key& k) const { return game_.verifier->allowed(k.sigma); }
+  std::vector<Child> expand(const Key& k, std::size_t action) const {
+    const auto& pair = actions(k).at(action);
+    return children(*game_.mechanism, k, pair, game_.verifier->next(k.sigma, action));
+  }
+
+private:
+  Entry evaluate(const Key& k) {
+    const Rational p0 = mass(k.belief[0]), p1 = mass(k.belief[1]);
+    Entry e{{f_.leaf(p0, p1), f_.leaf(p1, p0)}, {-1, -1}};
+    const auto& acts = actions(k);
+    if (k.rounds == 0 || acts.empty()) return e;
+    // Stopping is dominated (A.4) but offered: with ties it wins, which keeps witnesses short.
+    bool first = true;
+    for (std::size_t i = 0; i < acts.size(); ++i) {
+      std::array<Value, 2> acc{f_.zero(), f_.zero()};
+      for (const auto& c : expand(k, i)) {
+        const Entry& ce = solve(c.key);
+        for (int d = 0; d < 2; ++d) f_.combine(acc[d], ce.value[d], c.z);
+      }
+      for (int d = 0; d < 2; ++d) {
+        if constexpr (F::ordered) {
+          if (acc[d] > e.value[d]) {
+            e.value[d] = std::move(acc[d]);
+            e.action[d] = static_cast<int>(i);
+          }
+        } else {
+          // PL values: the pointwise maximum; stopping is dominated, so start from the first action
+          e.value[d] = first ? std::move(acc[d]) : max(e.value[d], acc[d]);
+        }
+      }
+      first = false;
+    }
+    return e;
+  }
+
+  const Game& game_;
+  F f_;
+  EngineOptions options_;
+  const char* where_;
+  unsigned horizon_ = 0;
+  EngineStats stats_;
+  std::unordered_map<Key, Entry, KeyHash> memo_;
+};
+
+/// Builds the optimal adversary of direction d from the memo (B.2), collecting the event S.
+void extract(Solver<HockeyStickAt>& solver, const Key& k, const Rational& z, unsigned d, Adversary& adv,
+             std::size_t node, View& view, Witness& w) {
+  const auto& e = solver.solve(k);
+  if (e.action[d] < 0) {
+    const Rational m0 = z * mass(k.belief[0]), m1 = z * mass(k.belief[1]);
+    const Rational& own = d == 0 ? m0 : m1;
+    const Rational& other = d == 0 ? m1 : m0;
+    if (own > solver.functional().lambda * other) {
+      w.event.push_back(view);
+      w.probability_world0 += m0;
+      w.probability_world1 += m1;
+    }
+    return;
+  }
+  const auto action = static_cast<std::size_t>(e.action[d]);
+  adv.set_send(node, solver.actions(k).at(action));
+  for (const auto& c : solver.expand(k, action)) {
+    std::size_t child = adv.add_node(std::nullopt);
+    adv.set_child(node, c.answer, child);
+    view.push_back(c.answer);
+    extract(solver, c.key, z * c.z, d, adv, child, view, w);
+    view.pop_back();
+  }
+}
+
+Witness witness_from(Solver<HockeyStickAt>& solver, unsigned rounds, unsigned direction) {
+  Witness w;
+  w.direction = direction;
+  w.lambda = solver.functional().lambda;
+  w.rounds = rounds;
+  View view;
+  extract(solver, solver.root(rounds), Solver<HockeyStickAt>::root_scale(), direction, w.adversary, 0, view, w);
+  std::sort(w.event.begin(), w.event.end());
+  return w;
+}
+
+void check_lambda(const char* where, const Rational& lambda) {
+  if (sgn(lambda) < 0) throw Error(where, "lambda", to_string(lambda), "lambda = e^epsilon must be non-negative");
+}
+
+std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) {
+  if (a != 0 && b > std::numeric_limits<std::uint64_t>::max() / a) return std::numeric_limits<std::uint64_t>::max();
+  return a * b;
+}
+
+}  // namespace
+
+std::uint64_t estimate_game_size(const Game& game, unsigned horizon) {
+  game.validate();
+  const auto& ver = *game.verifier;
+  const auto& pairs = ver.allowed(ver.initial_state());
+  std::uint64_t answers = 1;
+  for (const auto& pair : pairs) {
+    std::map<AnswerId, int> seen;
+    for (int b = 0; b < 2; ++b)
+      for (const auto& [s, p] : game.initial[b])
+        for (const auto& t : game.mechanism->step(s, b == 0 ? pair.world0 : pair.world1)) seen[t.answer] = 1;
+    answers = std::max<std::uint64_t>(answers, seen.size());
+  }
+  const std::uint64_t branching = saturating_mul(std::max<std::uint64_t>(pairs.size(), 1), answers);
+  std::uint64_t total = 1, level = 1;
+  const auto top = std::numeric_limits<std::uint64_t>::max();
+  for (unsigned t = 1; t <= horizon; ++t) {
+    level = saturating_mul(level, branching);
+    total = total > top - level ? top : total + level;
+  }
+  return total;
+}
+
+HockeyStickResult worst_case_hockey_stick(const Game& game, const Rational& lambda, const EngineOptions& options) {
+  check_lambda("worst_case_hockey_stick", lambda);
+  Solver<HockeyStickAt> s(game, HockeyStickAt{lambda}, options, "worst_case_hockey_stick");
+  const auto& e = s.solve(s.root(s.horizon()));
+  const Rational z = Solver<HockeyStickAt>::root_scale();
+  return {Rational(z * e.value[0]), Rational(z * e.value[1]), s.stats()};
+}
+
+ProfileResult worst_case_profile(const Game& game, const EngineOptions& options) {
+  Solver<ProfileFunctional> s(game, ProfileFunctional{}, options, "worst_case_profile");
+  const auto& e = s.solve(s.root(s.horizon()));
+  const Rational z = Solver<ProfileFunctional>::root_scale();
+  return {PrivacyProfile(scaled(e.value[0], z), scaled(e.value[1], z)), s.stats()};
+}
+
+DirectionalResult worst_case_renyi_moment(const Game& game, unsigned long alpha, const EngineOptions& options) {
+  if (alpha < 2) throw Error("worst_case_renyi_moment", "alpha", std::to_string(alpha), "the exact moment needs an integer alpha >= 2");
+  Solver<RenyiFunctional> s(game, RenyiFunctional{alpha}, options, "worst_case_renyi_moment");
+  const auto& e = s.solve(s.root(s.horizon()));
+  const ExtendedRational z(Solver<RenyiFunctional>::root_scale());
+  return {z * e.value[0], z * e.value[1], s.stats()};
+}
+
+DirectionalResult worst_case_ratio(const Game& game, const EngineOptions& options) {
+  Solver<RatioFunctional> s(game, RatioFunctional{}, options, "worst_case_ratio");
+  const auto& e = s.solve(s.root(s.horizon()));
+  return {e.value[0], e.value[1], s.stats()};
+}
+
+TradeOffEnvelope tradeoff_envelope(const PrivacyProfile& profile) {
+  return {TradeOff::from_profile(profile.backward()), TradeOff::from_profile(profile.forward())};
+}
+
+Rational Witness::delta() const {
+  return direction == 0 ? Rational(probability_world0 - lambda * probability_world1)
+                        : Rational(probability_world1 - lambda * probability_world0);
+}
+
+std::string Witness::describe(const Game& game) const {
+  const auto& mech = *game.mechanism;
+  std::ostringstream os;
+  const auto& own = game.world_names[direction];
+  const auto& other = game.world_names[1 - direction];
+  os << "neighbouring worlds: " << game.world_names[0] << " and " << game.world_names[1] << " ("
+     << game.verifier->describe() << ")\n";
+  os << "adversary (" << rounds << " round" << (rounds == 1 ? "" : "s") << "):\n" << adversary.describe(mech);
+  os << "event S (views where P[" << own << "] > lambda * P[" << other << "]):\n";
+  for (const auto& v : event) os << "  " << describe_view(mech, v) << "\n";
+  os << "P[" << game.world_names[0] << "](S) = " << to_string(probability_world0) << "\n";
+  os << "P[" << game.world_names[1] << "](S) = " << to_string(probability_world1) << "\n";
+  os << "P[" << own << "](S) - " << to_string(lambda) << " * P[" << other << "](S) = " << to_string(delta()) << "\n";
+  return os.str();
+}
+
+Witness worst_case_adversary(const Game& game, const Rational& lambda, unsigned direction, const EngineOptions& options) {
+  check_lambda("worst_case_adversary", lambda);
+  if (direction > 1) throw Error("worst_case_adversary", "direction", std::to_string(direction), "direction must be 0 or 1");
+  Solver<HockeyStickAt> s(game, HockeyStickAt{lambda}, options, "worst_case_adversary");
+  return witness_from(s, s.horizon(), direction);
+}
+
+std::optional<Witness> find_violation(const Game& game, const Rational& lambda, const Rational& delta,
+                                      const EngineOptions& options) {
+  check_lambda("find_violation", lambda);
+  if (sgn(delta) < 0 || delta > 1) throw Error("find_violation", "delta", to_string(delta), "delta must lie in [0, 1]");
+  Solver<HockeyStickAt> s(game, HockeyStickAt{lambda}, options, "find_violation");
+  const Rational z = Solver<HockeyStickAt>::root_scale();
+  for (unsigned t = 1; t <= s.horizon(); ++t) {
+    const auto& e = s.solve(s.root(t));
+    const Rational d0 = z * e.value[0], d1 = z * e.value[1];
+    if (d0 <= delta && d1 <= delta) continue;
+    return witness_from(s, t, d1 > d0 ? 1u : 0u);
+  }
+  return std::nullopt;
+}
+
+}  // namespace exactdp

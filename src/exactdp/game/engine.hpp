@@ -1,0 +1,150 @@
+/// @file
+/// The worst case over all adaptive adversaries: backward induction over belief pairs
+/// (THEOREMS.md B.1–B.7), exact.
+///
+/// A game node is (σ, r, m₀, m₁): verifier state, rounds left and the unnormalised beliefs of the
+/// two worlds (measures over mechanism states jointly with the observed history). Every value
+/// computed here is positively homogeneous in (m₀, m₁) (degree 1 for hockey-stick and Rényi
+/// moments, degree 0 for the max ratio), so nodes are memoised on the *normalised* belief pair
+/// (m₀/Z, m₁/Z), Z = |m₀| + |m₁|: histories that lead to proportional beliefs are evaluated once
+/// (B.1). The supremum over randomised adaptive adversaries equals the maximum over deterministic
+/// ones (A.4; VW21 L1, HSV C11.2), and the argmax policy is an optimal decision tree (X-BI-EXACT,
+/// B.2; LYU22 Claim 1; HSV D10.2–D10.3).
+///
+/// Directions: "forward" is world 0 against world 1, sup_A H_λ(V₀‖V₁) (and Φ_α(V₀‖V₁), max
+/// V₀/V₁); "backward" is the reverse. Both are computed in one pass over the belief tree.
+#pragma once
+
+#include "exactdp/core/error.hpp"
+#include "exactdp/divergence/hockey_stick.hpp"
+#include "exactdp/divergence/piecewise_linear.hpp"
+#include "exactdp/divergence/tradeoff.hpp"
+#include "exactdp/game/game.hpp"
+#include "exactdp/numeric/extended_rational.hpp"
+#include "exactdp/numeric/rational.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace exactdp {
+
+/// Limits of a run, passed explicitly (STYLE.md: no globals).
+struct EngineOptions {
+  /// Rounds to play; std::nullopt: the game's own horizon.
+  std::optional<unsigned> horizon;
+  /// Most distinct belief pairs (memo entries) a run may create before it is refused with
+  /// exactdp::GameTooLarge.
+  std::uint64_t max_nodes = 2'000'000;
+};
+
+/// Counters of one run (the `--stats` of the command line).
+struct EngineStats {
+  std::uint64_t nodes_visited = 0;  ///< node values requested (root and every child)
+  std::uint64_t distinct_keys = 0;  ///< distinct normalised belief pairs evaluated (memo entries)
+  std::uint64_t cache_hits = 0;     ///< requests answered from the memo
+};
+
+/// The refusal of a game larger than EngineOptions::max_nodes. Carries the up-front estimate of
+/// the game size (estimate_game_size) and the limit.
+class GameTooLarge : public Error {
+public:
+  GameTooLarge(const std::string& where, std::uint64_t estimate, std::uint64_t limit);
+  std::uint64_t estimate() const { return estimate_; }
+  std::uint64_t limit() const { return limit_; }
+
+private:
+  std::uint64_t estimate_, limit_;
+};
+
+/// An upper bound on the number of nodes of the game tree up to @p horizon without memoisation:
+/// Σ_{t ≤ T} b^t with b = (allowed pairs at the root) × (distinct answers of those pairs from the
+/// initial states), saturating at UINT64_MAX. Memoisation usually evaluates far fewer nodes; the
+/// engine enforces EngineOptions::max_nodes on the nodes it actually evaluates.
+std::uint64_t estimate_game_size(const Game& game, unsigned horizon);
+
+/// sup_A H_λ in both directions at one λ (THEOREMS.md B.2).
+struct HockeyStickResult {
+  Rational forward;   ///< sup_A H_λ(V₀‖V₁)
+  Rational backward;  ///< sup_A H_λ(V₁‖V₀)
+  EngineStats stats;
+  /// δ(λ) = max(forward, backward): the game is (ln λ, δ)-DP up to the horizon iff δ(λ) ≤ δ.
+  const Rational& delta() const { return forward < backward ? backward : forward; }
+};
+
+/// The worst-case hockey-stick divergence at @p lambda over all adaptive adversaries, exact
+/// (BI-δ, THEOREMS.md B.2). Preconditions: λ ≥ 0; a valid game (exactdp::Error otherwise).
+/// Throws exactdp::GameTooLarge beyond options.max_nodes.
+HockeyStickResult worst_case_hockey_stick(const Game& game, const Rational& lambda, const EngineOptions& options = {});
+
+/// The full worst-case profile and its stats.
+struct ProfileResult {
+  PrivacyProfile profile;  ///< forward = λ ↦ sup_A H_λ(V₀‖V₁), backward = the reverse, on [0, ∞)
+  EngineStats stats;
+};
+
+/// Both directional worst-case profiles as exact piecewise-linear functions of λ on all of
+/// [0, ∞) (BI over PL functions, THEOREMS.md B.3): each is the upper envelope of the H_λ curves of
+/// all deterministic adversaries, convex, non-increasing, with value 1 at λ = 0.
+/// Feeds least_lambda (B.6: PrivacyProfile::least_lambda) and the trade-off envelope (B.7).
+ProfileResult worst_case_profile(const Game& game, const EngineOptions& options = {});
+
+/// A pair of possibly infinite directional values and the run's stats.
+struct DirectionalResult {
+  ExtendedRational forward, backward;
+  EngineStats stats;
+  const ExtendedRational& max() const { return forward < backward ? backward : forward; }
+};
+
+/// sup_A Φ_α(V₀‖V₁) and sup_A Φ_α(V₁‖V₀) for an integer α ≥ 2 (BI-Rényi, THEOREMS.md B.4),
+/// exact, +∞ where some adversary reaches a view of positive mass in one world and zero in the
+/// other. The RDP level is ε(α) = ln(max)/(α − 1). Precondition: α ≥ 2 (exactdp::Error).
+DirectionalResult worst_case_renyi_moment(const Game& game, unsigned long alpha, const EngineOptions& options = {});
+
+/// The pure-DP ratio in both directions (THEOREMS.md B.5): max over views reachable by any
+/// adversary of V₀(h)/V₁(h) (forward) and V₁(h)/V₀(h) (backward), +∞ if some view has mass in one
+/// world only. The game is ln γ-DP up to the horizon iff γ ≥ max().
+DirectionalResult worst_case_ratio(const Game& game, const EngineOptions& options = {});
+
+/// The trade-off envelope (THEOREMS.md B.7): the tightest f with T(V₀^A, V₁^A) ≥ f for every
+/// adversary A, computed from the backward profile by TradeOff::from_profile, and the same for
+/// the reversed pair from the forward profile.
+struct TradeOffEnvelope {
+  TradeOff world0_vs_world1;  ///< T(V₀, V₁): tests reject "world 0"; dual to the backward profile
+  TradeOff world1_vs_world0;  ///< T(V₁, V₀); dual to the forward profile
+};
+/// The envelope of a worst-case profile (B.7).
+TradeOffEnvelope tradeoff_envelope(const PrivacyProfile& profile);
+
+/// A witness of sup_A H_λ(V_b‖V_{1−b}) in direction b (THEOREMS.md B.2, "Witness"): the
+/// maximising deterministic adversary, the distinguishing event S (views reached with
+/// V_b(h) > λ·V_{1−b}(h)) and both exact probabilities, so that
+/// P_b(S) − λ·P_{1−b}(S) = sup_A H_λ(V_b‖V_{1−b}).
+struct Witness {
+  unsigned direction = 0;  ///< b: 0 = H_λ(V₀‖V₁), 1 = H_λ(V₁‖V₀)
+  Rational lambda;
+  unsigned rounds = 0;     ///< the horizon it was found at (its tree's depth is at most this)
+  Adversary adversary;
+  std::vector<View> event;        ///< S, sorted
+  Rational probability_world0;    ///< P₀(S)
+  Rational probability_world1;    ///< P₁(S)
+  /// P_b(S) − λ·P_{1−b}(S).
+  Rational delta() const;
+  /// A readable multi-line account: the neighbouring pair, the tree, the event, both probabilities.
+  std::string describe(const Game& game) const;
+};
+
+/// The optimal adversary at @p lambda in @p direction up to the horizon (B.2), as a witness.
+/// Preconditions: λ ≥ 0, direction ∈ {0, 1}.
+Witness worst_case_adversary(const Game& game, const Rational& lambda, unsigned direction,
+                             const EngineOptions& options = {});
+
+/// Refutes the claim "(ln λ, δ)-DP up to the horizon": std::nullopt if δ(λ) ≤ δ; otherwise a
+/// witness with P_b(S) − λ·P_{1−b}(S) > δ found at the fewest rounds t ≤ T at which the claim
+/// already fails (iterative deepening on one shared memo), in the direction with the larger
+/// violation at that t. Preconditions: λ ≥ 0, 0 ≤ δ ≤ 1 (exactdp::Error otherwise).
+std::optional<Witness> find_violation(const Game& game, const Rational& lambda, const Rational& delta,
+                                      const EngineOptions& options = {});
+
+}  // namespace exactdp
