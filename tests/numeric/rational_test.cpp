@@ -33,6 +33,28 @@ TEST(RationalParse, RejectsEverythingElseNamingFieldAndValue) {
   }
 }
 
+// Regression: digits with a leading zero were read in base 0 by GMP, i.e. as octal, so "0.17" was
+// 15/100 and "0.693" threw. Expected values: the decimal expansions read by hand.
+TEST(RationalParse, LeadingZerosAreDecimalNotOctal) {
+  EXPECT_EQ(parse_rational("0.17"), Rational(17, 100));
+  EXPECT_EQ(parse_rational("0.693"), Rational(693, 1000));
+  EXPECT_EQ(parse_rational("010"), Rational(10));
+  EXPECT_EQ(parse_rational("010/3"), Rational(10, 3));
+  EXPECT_EQ(parse_rational("3/010"), Rational(3, 10));
+  EXPECT_EQ(parse_rational("0.0009e2"), Rational(9, 100));
+}
+
+// m/10^k written out as a zero-padded decimal ("0.017" for m = 17, k = 3) parses back to m/10^k.
+RC_GTEST_PROP(RationalParse, ZeroPaddedDecimalsRoundTrip, (unsigned int m)) {
+  const unsigned long k = *rc::gen::inRange(0, 10);
+  std::string digits = std::to_string(m);
+  if (digits.size() <= k) digits.insert(0, k + 1 - digits.size(), '0');
+  const std::string text = digits.substr(0, digits.size() - k) + (k > 0 ? "." + digits.substr(digits.size() - k) : "");
+  Rational expected(Integer(m), Integer(1));
+  expected /= pow(Rational(10), k);
+  RC_ASSERT(parse_rational(text) == expected);
+}
+
 // Round trip: printing in lowest terms and parsing back is the identity.
 RC_GTEST_PROP(RationalParse, RoundTripsThroughToString, (long n, long d)) {
   RC_PRE(d != 0);

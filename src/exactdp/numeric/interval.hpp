@@ -17,8 +17,12 @@
 
 namespace exactdp {
 
-/// Working precision in bits of the MPFR endpoints.
+/// Working precision in bits of the MPFR endpoints. Every function that takes a Precision throws
+/// exactdp::Error (field "precision") unless it lies in [min_precision, MPFR_PREC_MAX].
 using Precision = mpfr_prec_t;
+
+/// The smallest precision accepted (MPFI needs two bits for directed rounding to be meaningful).
+inline constexpr Precision min_precision = 2;
 
 /// Precision used when the caller does not say: 128 bits (about 38 decimal digits).
 inline constexpr Precision default_precision = 128;
@@ -46,26 +50,36 @@ public:
   /// The point +∞ (used for infinite divergences).
   static Interval infinity(Precision precision = default_precision);
 
+  /// Copies keep the precision of the source.
   Interval(const Interval& other);
+  /// A moved-from Interval is still a valid interval ([0, 0] after move construction, the
+  /// target's old value after move assignment), never NaN.
   Interval(Interval&& other) noexcept;
+  /// Copy assignment; the target takes the precision of the source (an exact copy).
   Interval& operator=(const Interval& other);
+  /// Move assignment (a swap: the source receives the target's old value).
   Interval& operator=(Interval&& other) noexcept;
   ~Interval();
 
+  /// The precision (bits) of both endpoints.
   Precision precision() const;
 
   /// The lower endpoint as an exact rational. Precondition: it is finite.
   Rational lower() const;
   /// The upper endpoint as an exact rational. Precondition: it is finite.
   Rational upper() const;
+  /// True unless the lower endpoint is −∞ (or +∞, for Interval::infinity()).
   bool lower_is_finite() const;
+  /// True unless the upper endpoint is +∞.
   bool upper_is_finite() const;
 
-  /// True when the exact rational @p q lies in [lo, hi].
+  /// True when the exact rational @p q lies in [lo, hi] (exact comparison, no rounding).
   bool contains(const Rational& q) const;
   /// True when [lo, hi] ⊆ other.
   bool subset_of(const Interval& other) const;
-  /// hi − lo rounded up (+∞ if an endpoint is infinite), as an interval of one point upper bound.
+  /// An exact rational upper bound on hi − lo (hi − lo rounded up).
+  /// Throws exactdp::Error when an endpoint is infinite: the width is then +∞, which a Rational
+  /// cannot hold (a sentinel value would silently pass a "width < tolerance" test).
   Rational width_upper() const;
 
   /// The lower endpoint written with @p digits significant decimal digits, rounded toward −∞
@@ -76,11 +90,16 @@ public:
   /// "[lo, hi]" with outward-rounded endpoints.
   std::string to_string(int digits = 17) const;
 
+  /// Outward-rounded arithmetic at the larger precision of the operands. Throws exactdp::Error
+  /// (field "operands") when the result is undefined (∞ − ∞ and the like), leaving *this unchanged.
   Interval& operator+=(const Interval& b);
+  /// See operator+=.
   Interval& operator-=(const Interval& b);
+  /// See operator+=.
   Interval& operator*=(const Interval& b);
-  /// Division; throws exactdp::Error if @p b contains 0.
+  /// Division; throws exactdp::Error (field "divisor") if @p b contains 0.
   Interval& operator/=(const Interval& b);
+  /// Negation (exact).
   Interval operator-() const;
 
   friend Interval operator+(Interval a, const Interval& b) { return a += b; }
@@ -113,9 +132,12 @@ Interval log(const Interval& x);
 Interval log1p(const Interval& x);
 /// Square root; throws unless x ≥ 0.
 Interval sqrt(const Interval& x);
-/// x^n for an integer n (n may be negative when 0 ∉ x).
+/// x^n for an integer n: the tightest enclosure at x's precision of {ξ^n : ξ ∈ x} (computed
+/// endpointwise from the monotonicity of ξ^n on each side of 0, so [−2, 3]^3 = [−8, 27] and
+/// [−2, 3]^2 = [0, 9]). x^0 = [1, 1] for every x. Throws exactdp::Error if n < 0 and 0 ∈ x.
 Interval pow(const Interval& x, long n);
-/// x^y = exp(y·ln x) for x > 0.
+/// x^y = exp(y·ln x). Throws exactdp::Error unless every point of x is > 0 (a non-positive base
+/// has no real power for non-integer y; use pow(x, long) for integer exponents).
 Interval pow(const Interval& x, const Interval& y);
 /// The error function erf(x) = (2/√π)∫₀ˣ e^{−t²} dt.
 Interval erf(const Interval& x);
@@ -123,8 +145,16 @@ Interval erf(const Interval& x);
 Interval erfc(const Interval& x);
 /// The standard normal CDF Φ(x) = erfc(−x/√2)/2.
 Interval normal_cdf(const Interval& x);
-/// The standard normal quantile Φ⁻¹(p) for 0 < p < 1: an enclosure of the unique x with Φ(x) = p,
-/// for every p in the interval. Throws exactdp::Error unless 0 < lo ≤ hi < 1.
+/// The standard normal quantile Φ⁻¹(p): an enclosure at p's precision of the unique x with
+/// Φ(x) = p, for every p in the interval.
+///
+/// Each end is an approximate root (Newton's method on ln Φ, which is concave because Φ is
+/// log-concave) moved outward until a certified evaluation of Φ proves it is on the right side;
+/// the result is therefore sound whatever the quality of the approximation, and for a point p
+/// only a few units in the last place wide. Upper-tail arguments are handled through
+/// Φ⁻¹(p) = −Φ⁻¹(1 − p), so that for p close to 1 the width reflects only the width of p itself
+/// (amplified by the slope 1/φ(Φ⁻¹(p))), not a cancellation in 1 − Φ. Throws exactdp::Error (field "p") unless
+/// 10^−340 < lo ≤ hi < 1 − 10^−340 (so that the root lies in (−40, 40): Φ(−40) < 10^−349).
 Interval normal_quantile(const Interval& p);
 
 }  // namespace exactdp
