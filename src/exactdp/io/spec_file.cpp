@@ -1,0 +1,299 @@
+// Spec-file loading. Uses nlohmann::json (header-only); ordered_json keeps the file's key order,
+// so the message alphabet and the states appear in the order the user wrote them.
+#include "exactdp/io/spec_file.hpp"
+
+#include "exactdp/core/error.hpp"
+#include "exactdp/mechanism/interactive.hpp"
+#include "exactdp/numeric/rational.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace exactdp {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+/// A JSON Pointer segment (RFC 6901: "~" → "~0", "/" → "~1").
+std::string segment(const std::string& key) {
+  std::string s;
+  for (char c : key) {
+    if (c == '~') s += "~0";
+    else if (c == '/') s += "~1";
+    else s += c;
+  }
+  return s;
+}
+
+/// A value as the user wrote it, shortened for messages.
+std::string shown(const Json& v) {
+  std::string s = v.is_string() ? v.get<std::string>() : v.dump();
+  if (s.size() > 60) s = s.substr(0, 57) + "...";
+  return s;
+}
+
+/// Parsing context: the source name and the current JSON path.
+class Reader {
+public:
+  explicit Reader(std::string source) : source_(std::move(source)) {}
+
+  [[noreturn]] void fail(const std::string& path, const std::string& value, const std::string& why) const {
+    throw Error(source_, path.empty() ? "/" : path, value, why);
+  }
+
+  const Json& member(const Json& obj, const std::string& path, const std::string& key) const {
+    auto it = obj.find(key);
+    if (it == obj.end()) fail(path, "", "missing required key \"" + key + "\"");
+    return *it;
+  }
+  const Json& object(const Json& v, const std::string& path) const {
+    if (!v.is_object()) fail(path, shown(v), "expected a JSON object");
+    return v;
+  }
+  const Json& array(const Json& v, const std::string& path) const {
+    if (!v.is_array()) fail(path, shown(v), "expected a JSON array");
+    return v;
+  }
+  std::string string(const Json& v, const std::string& path) const {
+    if (!v.is_string()) fail(path, shown(v), "expected a string");
+    return v.get<std::string>();
+  }
+  std::uint64_t natural(const Json& v, const std::string& path) const {
+    if (!v.is_number_integer() || (v.is_number_integer() && !v.is_number_unsigned() && v.get<std::int64_t>() < 0))
+      fail(path, shown(v), "expected a non-negative integer");
+    return v.get<std::uint64_t>();
+  }
+  Rational probability(const Json& v, const std::string& path) const {
+    if (v.is_number_integer()) {
+      if (!v.is_number_unsigned() && v.get<std::int64_t>() < 0) fail(path, shown(v), "probabilities must be non-negative");
+      return Rational(static_cast<unsigned long>(v.get<std::uint64_t>()));
+    }
+    if (v.is_number()) fail(path, shown(v), "write fractional probabilities as exact strings such as \"1/3\" or \"0.25\"");
+    std::string text = string(v, path);
+    try {
+      return parse_rational(text, "p");
+    } catch (const Error& e) {
+      fail(path, text, e.why());
+    }
+  }
+  /// Rejects keys outside @p allowed (plus the documentation keys).
+  void only_keys(const Json& obj, const std::string& path, std::initializer_list<const char*> allowed) const {
+    for (const auto& [k, v] : obj.items()) {
+      if (k == "description" || k == "source" || k == "comment") continue;
+      if (std::none_of(allowed.begin(), allowed.end(), [&](const char* a) { return k == a; }))
+        fail(path + "/" + segment(k), k, "unknown key");
+    }
+  }
+  const std::string& source() const { return source_; }
+
+private:
+  std::string source_;
+};
+
+struct Neighbours {
+  bool is_static = true;
+  std::array<std::string, 2> worlds;
+  std::vector<std::pair<std::string, std::string>> allowed;  // pairs, by message name
+  std::optional<unsigned> max_differing;
+};
+
+Neighbours read_neighbours(const Reader& r, const Json& v) {
+  const std::string path = "/neighbours";
+  r.object(v, path);
+  const std::string type = r.string(r.member(v, path, "type"), path + "/type");
+  Neighbours n;
+  if (type == "static") {
+    r.only_keys(v, path, {"type", "worlds"});
+    const Json& w = r.array(r.member(v, path, "worlds"), path + "/worlds");
+    if (w.size() != 2) r.fail(path + "/worlds", shown(w), "static neighbours name exactly two worlds");
+    for (int b = 0; b < 2; ++b) n.worlds[b] = r.string(w[std::size_t(b)], path + "/worlds/" + std::to_string(b));
+    if (n.worlds[0] == n.worlds[1]) r.fail(path + "/worlds/1", n.worlds[1], "the two worlds must differ");
+    return n;
+  }
+  if (type == "pairs") {
+    r.only_keys(v, path, {"type", "allowed", "max_differing"});
+    n.is_static = false;
+    n.worlds = {"world 0", "world 1"};
+    const Json& a = r.array(r.member(v, path, "allowed"), path + "/allowed");
+    if (a.empty()) r.fail(path + "/allowed", "[]", "at least one pair must be allowed");
+    std::set<std::pair<std::string, std::string>> seen;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      const std::string pp = path + "/allowed/" + std::to_string(i);
+      const Json& pair = r.array(a[i], pp);
+      if (pair.size() != 2) r.fail(pp, shown(pair), "a pair lists exactly two messages [m0, m1]");
+      std::pair<std::string, std::string> p{r.string(pair[0], pp + "/0"), r.string(pair[1], pp + "/1")};
+      if (p.first == "*" || p.second == "*") r.fail(pp, shown(pair), "\"*\" is the wildcard rule key, not a message");
+      if (!seen.insert(p).second) r.fail(pp, shown(pair), "pair listed twice");
+      n.allowed.push_back(p);
+    }
+    if (auto k = v.find("max_differing"); k != v.end()) {
+      auto kv = r.natural(*k, path + "/max_differing");
+      if (kv > 1'000'000) r.fail(path + "/max_differing", shown(*k), "max_differing is too large");
+      n.max_differing = static_cast<unsigned>(kv);
+    }
+    return n;
+  }
+  if (type == "automaton")
+    r.fail(path + "/type", type, "automaton verifiers are not supported by this version yet (use \"static\" or \"pairs\")");
+  r.fail(path + "/type", type, "unknown neighbours type (expected \"static\" or \"pairs\")");
+}
+
+TableMechanism::StateTable read_state(const Reader& r, const Json& v, const std::string& path) {
+  r.object(v, path);
+  TableMechanism::StateTable t;
+  t.halted = v.empty();
+  for (const auto& [m, rows] : v.items()) {
+    const std::string mp = path + "/" + segment(m);
+    const Json& list = r.array(rows, mp);
+    if (list.empty()) r.fail(mp, "[]", "a rule needs at least one row (list the state as {} to halt it)");
+    std::vector<TableMechanism::Row> out;
+    Rational total = 0;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const std::string rp = mp + "/" + std::to_string(i);
+      const Json& row = r.object(list[i], rp);
+      r.only_keys(row, rp, {"p", "answer", "next"});
+      TableMechanism::Row x{r.probability(r.member(row, rp, "p"), rp + "/p"), r.string(r.member(row, rp, "answer"), rp + "/answer"),
+                            r.string(r.member(row, rp, "next"), rp + "/next")};
+      if (sgn(x.probability) < 0) r.fail(rp + "/p", to_string(x.probability), "probabilities must be non-negative");
+      total += x.probability;
+      out.push_back(std::move(x));
+    }
+    if (total != 1) r.fail(mp, to_string(total), "the probabilities of a rule must sum to exactly 1");
+    t.rules.emplace(m, std::move(out));
+  }
+  return t;
+}
+
+}  // namespace
+
+Game parse_spec(std::string_view text, const std::string& source) {
+  Reader r(source);
+  Json doc;
+  try {
+    doc = Json::parse(text.begin(), text.end());
+  } catch (const nlohmann::json::parse_error& e) {
+    throw Error(source, "", "", std::string("not valid JSON: ") + e.what());
+  }
+  r.object(doc, "");
+  r.only_keys(doc, "", {"format", "name", "horizon", "neighbours", "mechanism"});
+  const std::string format = r.string(r.member(doc, "", "format"), "/format");
+  if (format != "exactdp/1") r.fail("/format", format, "unsupported format (this version reads \"exactdp/1\")");
+  Game g;
+  g.name = doc.contains("name") ? r.string(doc["name"], "/name") : source;
+  const auto horizon = r.natural(r.member(doc, "", "horizon"), "/horizon");
+  if (horizon < 1 || horizon > 100000) r.fail("/horizon", shown(doc["horizon"]), "the horizon must be between 1 and 100000");
+  g.horizon = static_cast<unsigned>(horizon);
+  const Neighbours n = read_neighbours(r, r.member(doc, "", "neighbours"));
+  g.world_names = n.worlds;
+
+  const std::string mp = "/mechanism";
+  const Json& m = r.object(r.member(doc, "", "mechanism"), mp);
+  const std::string type = r.string(r.member(m, mp, "type"), mp + "/type");
+  if (type == "library" || type == "concurrent")
+    r.fail(mp + "/type", type, "\"" + type + "\" mechanisms are not supported by this version yet (use \"table\")");
+  if (type != "table") r.fail(mp + "/type", type, "unknown mechanism type (expected \"table\")");
+  r.only_keys(m, mp, {"type", "initial", "states", "messages"});
+
+  // messages: declared order first, then those of the allowed pairs
+  std::vector<std::string> messages;
+  if (auto it = m.find("messages"); it != m.end()) {
+    const Json& list = r.array(*it, mp + "/messages");
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      auto s = r.string(list[i], mp + "/messages/" + std::to_string(i));
+      if (s == "*") r.fail(mp + "/messages/" + std::to_string(i), s, "\"*\" is the wildcard rule key, not a message");
+      messages.push_back(std::move(s));
+    }
+  }
+  for (const auto& [a, b] : n.allowed)
+    for (const auto& x : {a, b})
+      if (std::find(messages.begin(), messages.end(), x) == messages.end()) messages.push_back(x);
+
+  const Json& states = r.object(r.member(m, mp, "states"), mp + "/states");
+  if (states.empty()) r.fail(mp + "/states", "{}", "a mechanism needs at least one state");
+  std::vector<std::pair<std::string, TableMechanism::StateTable>> tables;
+  std::set<std::string> names;
+  for (const auto& [s, v] : states.items()) names.insert(s);
+  for (const auto& [s, v] : states.items()) {
+    const std::string sp = mp + "/states/" + segment(s);
+    auto t = read_state(r, v, sp);
+    for (const auto& [msg, rows] : t.rules)
+      for (std::size_t i = 0; i < rows.size(); ++i)
+        if (!names.count(rows[i].next))
+          r.fail(sp + "/" + segment(msg) + "/" + std::to_string(i) + "/next", rows[i].next, "unknown state (not a key of /mechanism/states)");
+    tables.emplace_back(s, std::move(t));
+  }
+  std::shared_ptr<TableMechanism> mech;
+  try {
+    mech = std::make_shared<TableMechanism>(g.name, std::move(tables), messages);
+  } catch (const Error& e) {
+    // every table problem is caught above; this re-anchors anything the constructor adds later
+    throw Error(source, mp + "/" + e.field(), e.value(), e.why());
+  }
+
+  // initial laws
+  const Json& init = r.member(m, mp, "initial");
+  auto state_of = [&](const Json& v, const std::string& path) {
+    const std::string s = r.string(v, path);
+    if (!names.count(s)) r.fail(path, s, "unknown state (not a key of /mechanism/states)");
+    return mech->state_id(s);
+  };
+  auto law_of = [&](const Json& v, const std::string& path) {
+    InitialLaw law;
+    if (v.is_string()) {
+      law.push_back({state_of(v, path), Rational(1)});
+      return law;
+    }
+    r.object(v, path);
+    Rational total = 0;
+    for (const auto& [s, p] : v.items()) {
+      const std::string lp = path + "/" + segment(s);
+      if (!names.count(s)) r.fail(lp, s, "unknown state (not a key of /mechanism/states)");
+      Rational x = r.probability(p, lp);
+      if (sgn(x) < 0) r.fail(lp, to_string(x), "probabilities must be non-negative");
+      total += x;
+      if (sgn(x) > 0) law.push_back({mech->state_id(s), x});
+    }
+    if (total != 1) r.fail(path, to_string(total), "the initial law must sum to exactly 1");
+    return law;
+  };
+  if (n.is_static) {
+    r.object(init, mp + "/initial");
+    for (const auto& [k, v] : init.items())
+      if (k != n.worlds[0] && k != n.worlds[1])
+        r.fail(mp + "/initial/" + segment(k), k, "not one of the worlds named in /neighbours/worlds");
+    for (int b = 0; b < 2; ++b) {
+      const std::string ip = mp + "/initial/" + segment(n.worlds[b]);
+      auto it = init.find(n.worlds[b]);
+      if (it == init.end()) r.fail(mp + "/initial", "", "missing the initial state of world \"" + n.worlds[b] + "\"");
+      g.initial[b] = law_of(*it, ip);
+    }
+    g.verifier = std::make_shared<StaticVerifier>(mech->messages().size());
+  } else {
+    g.initial[0] = law_of(init, mp + "/initial");
+    g.initial[1] = g.initial[0];
+    std::vector<MessagePair> pairs;
+    for (const auto& [a, b] : n.allowed) pairs.push_back({*mech->message_id(a), *mech->message_id(b)});
+    g.verifier = std::make_shared<PairsVerifier>(std::move(pairs), n.max_differing);
+  }
+  g.mechanism = mech;
+  try {
+    g.validate();
+  } catch (const Error& e) {
+    throw e.in(source);
+  }
+  return g;
+}
+
+Game load_spec_file(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw Error(file.string(), "", "", "cannot open the spec file");
+  std::ostringstream buf;
+  buf << in.rdbuf();
+  return parse_spec(buf.str(), file.string());
+}
+
+}  // namespace exactdp
