@@ -4,6 +4,7 @@
 #include "exactdp/divergence/hockey_stick.hpp"
 #include "exactdp/divergence/renyi.hpp"
 #include "exactdp/divergence/tradeoff.hpp"
+#include "support/exact.hpp"
 #include "support/generators.hpp"
 
 #include <gtest/gtest.h>
@@ -189,11 +190,7 @@ TEST(TradeOff, GaussianTradeOffAtKnownPoints) {
 namespace exactdp {
 namespace {
 
-/// RR_{λ,δ} as a loss (table A.2).
-PrivacyLoss rr_loss(const Rational& l, const Rational& d) {
-  Rational hi = (1 - d) * l / (1 + l), lo = (1 - d) / (1 + l);
-  return PrivacyLoss::from_masses({{d, 0}, {hi, lo}, {lo, hi}, {0, d}});
-}
+using testing::rr_table;
 
 // The lattice (Kronecker) route of self_compose against repeated squaring, on losses whose
 // ratios are powers of one base and which carry catastrophic atoms of both kinds.
@@ -203,7 +200,7 @@ RC_GTEST_PROP(Composition, LatticePowerEqualsRepeatedSquaring, ()) {
   auto d1 = *testing::small_rational(1), d2 = *testing::small_rational(1);
   RC_PRE(d1 < 1 && d2 < 1);
   auto k = static_cast<unsigned long>(*rc::gen::inRange(2, 9));
-  auto loss = compose(rr_loss(rho, d1), rr_loss(Rational(rho * rho), d2));
+  auto loss = compose(rr_table(rho, d1), rr_table(Rational(rho * rho), d2));
   RC_ASSERT(loss.self_compose(k) == loss.self_compose_by_squaring(k));
 }
 

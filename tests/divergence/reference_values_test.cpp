@@ -1,6 +1,7 @@
 // Reference values from THEOREMS.md Part E (computed there by two independent exact programs)
 // and from the closed forms of A.2; the library reaches them by the PrivacyLoss route.
 #include "exactdp/divergence/hockey_stick.hpp"
+#include "support/exact.hpp"
 #include "exactdp/divergence/renyi.hpp"
 #include "exactdp/divergence/tradeoff.hpp"
 
@@ -9,17 +10,9 @@
 namespace exactdp {
 namespace {
 
-Rational q(long n, long d = 1) {
-  Rational r(n, d);
-  r.canonicalize();
-  return r;
-}
+using testing::q;
 
-/// RR_{λ,δ} on atoms (Leak,0), (NoLeak,0), (NoLeak,1), (Leak,1): world 0 vs world 1 (A.2 table).
-PrivacyLoss rr(const Rational& l, const Rational& d) {
-  Rational hi = (1 - d) * l / (1 + l), lo = (1 - d) / (1 + l);
-  return PrivacyLoss::from_masses({{d, 0}, {hi, lo}, {lo, hi}, {0, d}});
-}
+PrivacyLoss rr(const Rational& l, const Rational& d) { return testing::rr_table(l, d); }
 
 TEST(ReferenceValues, E1_RR_ln2_tenth) {
   auto L = rr(2, q(1, 10));

@@ -3,6 +3,7 @@
 // values come from the exact machinery on rational instances (divergence/, bounds/), from the
 // closed forms of THEOREMS.md A.2 and B.11, from E.3, and from mpmath where marked.
 #include "exactdp/bounds/optimal_composition.hpp"
+#include "support/exact.hpp"
 #include "exactdp/divergence/hockey_stick.hpp"
 #include "exactdp/divergence/renyi.hpp"
 #include "exactdp/mechanism/certified_noninteractive.hpp"
@@ -17,11 +18,7 @@
 namespace exactdp {
 namespace {
 
-Rational q(long n, long d = 1) {
-  Rational r(n, d);
-  r.canonicalize();
-  return r;
-}
+using testing::q;
 
 bool overlap(const Interval& a, const Interval& b) {
   return (!a.lower_is_finite() || !b.upper_is_finite() || a.lower() <= b.upper()) &&

@@ -3,6 +3,7 @@
 // (nsum over ℤ) of the definitions: θ(0) = Σ e^{−x²/(2σ²)}, Pr[Z = x], the profile
 // δ(ε) = Pr[Y > εσ²/Δ − Δ/2] − e^ε·Pr[Y > εσ²/Δ + Δ/2] and D_α via θ.
 #include "exactdp/mechanism/discrete_gaussian.hpp"
+#include "support/exact.hpp"
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
@@ -12,11 +13,7 @@
 namespace exactdp {
 namespace {
 
-Rational q(long n, long d = 1) {
-  Rational r(n, d);
-  r.canonicalize();
-  return r;
-}
+using testing::q;
 
 /// The interval contains a reference given to 25+ significant decimals (to within 10^−24) and
 /// is narrower than 10^−20.

@@ -1,6 +1,7 @@
 // Exact tables of RR_{λ,δ}, k-ary RR and the clamped discrete Laplace mechanism against the
 // closed forms of THEOREMS.md A.2, B.11, D.3 and the clamping fact X-CLAMP-EXACT (B.14).
 #include "exactdp/divergence/hockey_stick.hpp"
+#include "support/exact.hpp"
 #include "exactdp/divergence/renyi.hpp"
 #include "exactdp/divergence/tradeoff.hpp"
 #include "exactdp/mechanism/noninteractive.hpp"
@@ -14,11 +15,7 @@
 namespace exactdp {
 namespace {
 
-Rational q(long n, long d = 1) {
-  Rational r(n, d);
-  r.canonicalize();
-  return r;
-}
+using testing::q;
 
 Rational positive_part(const Rational& x) { return std::max(x, Rational(0)); }
 

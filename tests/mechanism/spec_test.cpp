@@ -1,6 +1,7 @@
 // Mechanism SPEC strings: parsing, round trips, the documented errors, and the privacy queries
 // a spec answers (cross-checked against the table constructors and the closed forms they cite).
 #include "exactdp/bounds/gaussian.hpp"
+#include "support/exact.hpp"
 #include "exactdp/divergence/hockey_stick.hpp"
 #include "exactdp/divergence/renyi.hpp"
 #include "exactdp/mechanism/discrete_gaussian.hpp"
@@ -16,11 +17,7 @@
 namespace exactdp {
 namespace {
 
-Rational q(long n, long d = 1) {
-  Rational r(n, d);
-  r.canonicalize();
-  return r;
-}
+using testing::q;
 
 bool overlap(const Interval& a, const Interval& b) {
   return (!a.lower_is_finite() || !b.upper_is_finite() || a.lower() <= b.upper()) &&
