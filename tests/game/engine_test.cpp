@@ -149,6 +149,31 @@ TEST(EngineReference, ChoiceIMTakesTheWorseBranchAtEachLambda) {
   EXPECT_EQ(worst_case_ratio(g).max(), inf());
 }
 
+TEST(EngineReference, LeastLambdaByIterationMatchesE5) {
+  const std::vector<std::pair<Rational, ExtendedRational>> mp{
+      {0, 8}, {q(1, 100), q(157, 20)}, {q(1, 10), q(13, 2)}, {q(1, 5), 5}, {q(1, 3), 3}};
+  for (const auto& [d, l] : mp) {
+    EXPECT_EQ(least_lambda_by_iteration(testing::mp(), d), l) << to_string(d);
+    EXPECT_EQ(worst_case_least_lambda(testing::mp(), d), l) << to_string(d);
+  }
+  const std::vector<std::pair<Rational, ExtendedRational>> ma{
+      {0, inf()}, {q(1, 100), inf()}, {q(1, 10), q(31, 10)}, {q(1, 5), q(11, 5)}, {q(1, 3), 1}};
+  for (const auto& [d, l] : ma) EXPECT_EQ(least_lambda_by_iteration(testing::ma(), d), l) << to_string(d);
+}
+
+// A noninteractive mechanism wrapped as a one-round game (A.3) has the pair's profile: RR_{λ,δ}
+// from the library, whose profile is H = δ + (1−δ)(λ − λ′)⁺/(1+λ) (A.2).
+TEST(InteractiveWrapping, RandomizedResponseFromTheLibrary) {
+  auto pair = randomized_response(3, q(1, 10));
+  auto g = noninteractive_game("RR(ln 3, 1/10)", pair);
+  auto prof = worst_case_profile(g).profile;
+  PrivacyProfile expected(privacy_loss(pair));
+  EXPECT_EQ(prof.forward(), expected.forward());
+  EXPECT_EQ(prof.backward(), expected.backward());
+  EXPECT_EQ(prof.delta(2), q(13, 40));  // E.2, N2
+  EXPECT_EQ(g.mechanism->answer_name(g.mechanism->step(0, 0).front().answer), "(Leak, 0)");
+}
+
 TEST(EngineWitness, MPRefutedClaimHasReadableWitness) {
   auto g = testing::mp();
   auto w = find_violation(g, 4, q(1, 5));  // δ(4) = 4/15 > 1/5 (direction 1)
@@ -324,6 +349,21 @@ void check_against_brute_force(const Game& g, unsigned horizon) {
   auto rat = worst_case_ratio(g, o);
   RC_ASSERT(rat.forward == ratf);
   RC_ASSERT(rat.backward == ratb);
+  // B.7: every adversary's Neyman–Pearson curve lies above the envelope, and the envelope touches
+  // the lower hull of their union (its vertices are vertices of some adversary's curve)
+  auto env = tradeoff_envelope(prof);
+  for (const auto& l : losses) {
+    RC_ASSERT(TradeOff::of(l).dominates(env.world0_vs_world1));
+    RC_ASSERT(TradeOff::of(l.swapped()).dominates(env.world1_vs_world0));
+  }
+  for (const auto& v : env.world0_vs_world1.vertices()) {
+    bool touched = false;
+    for (const auto& l : losses) touched = touched || TradeOff::of(l)(v.alpha) == v.beta;
+    RC_ASSERT(touched);
+  }
+  // B.6: the Newton iteration over BI-δ runs agrees with the PL profile
+  for (const Rational& delta : {Rational(0), q(1, 20), q(1, 5), q(1, 2)})
+    RC_ASSERT(least_lambda_by_iteration(g, delta, o) == prof.least_lambda(delta));
 }
 
 RC_GTEST_PROP(EngineBruteForce, StaticGamesEqualEnumerationOfAllAdversaries, ()) {

@@ -345,6 +345,29 @@ DirectionalResult worst_case_ratio(const Game& game, const EngineOptions& option
   return {e.value[0], e.value[1], s.stats()};
 }
 
+ExtendedRational worst_case_least_lambda(const Game& game, const Rational& delta, const EngineOptions& options) {
+  if (sgn(delta) < 0 || delta > 1) throw Error("worst_case_least_lambda", "delta", to_string(delta), "delta must lie in [0, 1]");
+  return worst_case_profile(game, options).profile.least_lambda(delta);
+}
+
+ExtendedRational least_lambda_by_iteration(const Game& game, const Rational& delta, const EngineOptions& options) {
+  if (sgn(delta) < 0 || delta > 1) throw Error("least_lambda_by_iteration", "delta", to_string(delta), "delta must lie in [0, 1]");
+  Rational lambda = 1;
+  for (;;) {
+    Solver<HockeyStickAt> s(game, HockeyStickAt{lambda}, options, "least_lambda_by_iteration");
+    const auto& e = s.solve(s.root(s.horizon()));
+    const Rational z = Solver<HockeyStickAt>::root_scale();
+    const Rational d0 = z * e.value[0], d1 = z * e.value[1];
+    if (d0 <= delta && d1 <= delta) return ExtendedRational(lambda);
+    const unsigned b = d1 > d0 ? 1u : 0u;
+    const Witness w = witness_from(s, s.horizon(), b);
+    const Rational& a = b == 0 ? w.probability_world0 : w.probability_world1;
+    const Rational& c = b == 0 ? w.probability_world1 : w.probability_world0;
+    if (sgn(c) == 0) return ExtendedRational::infinity();  // catastrophic mass above δ
+    lambda = (a - delta) / c;
+  }
+}
+
 TradeOffEnvelope tradeoff_envelope(const PrivacyProfile& profile) {
   return {TradeOff::from_profile(profile.backward()), TradeOff::from_profile(profile.forward())};
 }

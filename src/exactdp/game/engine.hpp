@@ -107,6 +107,17 @@ DirectionalResult worst_case_renyi_moment(const Game& game, unsigned long alpha,
 /// world only. The game is ln γ-DP up to the horizon iff γ ≥ max().
 DirectionalResult worst_case_ratio(const Game& game, const EngineOptions& options = {});
 
+/// e^{PrivLoss(δ)} (THEOREMS.md B.6): the least λ ≥ 1 with sup_A H_λ ≤ δ in both directions, an
+/// exact rational, or +∞ when δ is below the catastrophic mass. Solved on the exact PL profile
+/// (worst_case_profile(...).profile.least_lambda(δ)). Precondition: 0 ≤ δ ≤ 1.
+ExtendedRational worst_case_least_lambda(const Game& game, const Rational& delta, const EngineOptions& options = {});
+
+/// The same λ by the Newton iteration of B.6 over BI-δ runs (an independent route used to
+/// cross-check the PL profile): from λ = 1, adopt the line a − λ′c of the violating direction's
+/// optimal adversary (a = P_b(S_b), c = P_{1−b}(S_b)) and move to its root (a − δ)/c. Each iterate is
+/// at most the answer and adopts a different adversary piece, so it terminates exactly.
+ExtendedRational least_lambda_by_iteration(const Game& game, const Rational& delta, const EngineOptions& options = {});
+
 /// The trade-off envelope (THEOREMS.md B.7): the tightest f with T(V₀^A, V₁^A) ≥ f for every
 /// adversary A, computed from the backward profile by TradeOff::from_profile, and the same for
 /// the reversed pair from the forward profile.

@@ -15,6 +15,7 @@
 #include "exactdp/mechanism/noninteractive.hpp"
 #include "exactdp/numeric/rational.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -115,6 +116,38 @@ struct Game {
 /// mechanism's alphabet may be sent (identically to both worlds).
 Game static_game(std::string name, std::shared_ptr<const InteractiveMechanism> mechanism,
                  std::array<StateId, 2> initial, unsigned horizon);
+
+/// A noninteractive mechanism's neighbouring pair as the one-round interactive game that ignores
+/// its query, answers with the mechanism's output and halts (THEOREMS.md A.3: "a NIM N is the CM
+/// that … answers N(x) and halts"). Its worst-case profile is the pair's profile. Outputs are
+/// named by `operator<<` when T has one and the names are distinct, by "y<index>" otherwise.
+template <class T>
+Game noninteractive_game(const std::string& name, const NeighbouringPair<T>& pair) {
+  std::vector<T> outcomes = pair.world0.support();
+  for (const auto& y : pair.world1.support())
+    if (!std::binary_search(outcomes.begin(), outcomes.end(), y)) outcomes.insert(std::lower_bound(outcomes.begin(), outcomes.end(), y), y);
+  std::vector<std::string> names;
+  for (const auto& y : outcomes) names.push_back(detail::show_outcome(y));
+  std::vector<std::string> sorted = names;
+  std::sort(sorted.begin(), sorted.end());
+  const bool distinct = std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end() &&
+                        std::find(sorted.begin(), sorted.end(), halt_answer) == sorted.end() &&
+                        std::find(sorted.begin(), sorted.end(), invalid_answer) == sorted.end();
+  std::array<TableMechanism::StateTable, 2> worlds;
+  for (std::size_t i = 0; i < outcomes.size(); ++i) {
+    const std::string answer = distinct ? names[i] : "y" + std::to_string(i);
+    for (int b = 0; b < 2; ++b) {
+      const Rational p = (b == 0 ? pair.world0 : pair.world1).mass(outcomes[i]);
+      if (sgn(p) > 0) worlds[b].rules["*"].push_back({p, answer, "done"});
+    }
+  }
+  auto mech = std::make_shared<TableMechanism>(
+      name, std::vector<std::pair<std::string, TableMechanism::StateTable>>{
+                {"x", worlds[0]}, {"x'", worlds[1]}, {"done", TableMechanism::StateTable{true, {}}}});
+  Game g = static_game(name, mech, {mech->state_id("x"), mech->state_id("x'")}, 1);
+  g.world_names = {"x", "x'"};
+  return g;
+}
 
 /// A deterministic adaptive adversary: a decision tree from the answer history to the next
 /// message pair, or stop (THEOREMS.md A.4). Node 0 is the root. A node that sends a pair lists its
