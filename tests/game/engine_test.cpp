@@ -218,6 +218,19 @@ TEST(EngineLimits, RefusesBeyondMaxNodesWithEstimate) {
   EXPECT_THROW(worst_case_hockey_stick(g, -1), Error);
 }
 
+// The engine keeps its own stack of frames: a horizon in the thousands does not overflow the
+// call stack (sticky RR needs two keys per round).
+TEST(EngineLimits, DeepHorizonsRunIteratively) {
+  EngineOptions o;
+  o.horizon = 3000;
+  auto [prof, stats] = worst_case_profile(testing::sticky_rr(3, 2, 1), o);
+  EXPECT_EQ(prof.delta(1), q(1, 2));
+  EXPECT_LE(stats.distinct_keys, 2u * 3000u + 8u);
+  auto w = find_violation(testing::sticky_rr(3, 2, 1), 1, q(1, 4), o);
+  ASSERT_TRUE(w.has_value());
+  EXPECT_EQ(w->rounds, 1u);
+}
+
 // ------------------------------------------------------------------ random mechanisms
 
 /// Integer weights of a random mechanism: [state][message][answer][next] with n states,

@@ -4,17 +4,12 @@
 
 #include "exactdp/game/game.hpp"
 #include "exactdp/mechanism/interactive.hpp"
+#include "support/exact.hpp"
 
 #include <memory>
 #include <string>
 
 namespace exactdp::testing {
-
-inline Rational q(long n, long d = 1) {
-  Rational r(n, d);
-  r.canonicalize();
-  return r;
-}
 
 using Rows = std::vector<TableMechanism::Row>;
 

@@ -172,6 +172,7 @@ public:
   unsigned horizon() const { return horizon_; }
   const EngineStats& stats() const { return stats_; }
   const F& functional() const { return f_; }
+  std::uint64_t max_nodes() const { return options_.max_nodes; }
 
   /// The root key with @p rounds left and its normaliser (Z = 2: both initial laws have mass 1).
   Key root(unsigned rounds) const {
@@ -186,18 +187,47 @@ public:
   static Rational root_scale() { return 2; }
 
   /// The memo entry of a normalised node, computing it (and its subtree) on first request.
+  /// Iterative (an explicit stack of frames, one per round), so deep horizons cannot overflow the
+  /// call stack; children are requested one at a time and each distinct key is evaluated once.
   const Entry& solve(const Key& k) {
     ++stats_.nodes_visited;
     if (auto it = memo_.find(k); it != memo_.end()) {
       ++stats_.cache_hits;
       return it->second;
     }
-    Entry e = evaluate(k);
-    if (memo_.size() >= options_.max_nodes)
-      throw GameTooLarge(where_, estimate_game_size(game_, horizon_), options_.max_nodes);
-    auto [it, inserted] = memo_.emplace(k, std::move(e));
-    stats_.distinct_keys = memo_.size();
-    return it->second;
+    std::vector<Frame> stack;
+    stack.push_back(open_frame(k));
+    for (;;) {
+      Frame& f = stack.back();
+      if (f.next_child < f.children.size()) {
+        const Child& c = f.children[f.next_child];
+        ++stats_.nodes_visited;
+        if (auto it = memo_.find(c.key); it != memo_.end()) {
+          ++stats_.cache_hits;
+          fold_child(f, it->second);
+          continue;
+        }
+        Frame child = open_frame(c.key);  // may invalidate f when pushed
+        stack.push_back(std::move(child));
+        continue;
+      }
+      if (f.action_open) close_action(f);
+      if (f.next_action < f.action_count) {
+        f.children = expand(f.key, f.next_action);
+        f.next_child = 0;
+        f.acc = {f_.zero(), f_.zero()};
+        f.action_open = true;
+        continue;
+      }
+      // the node is complete
+      if (memo_.size() >= options_.max_nodes)
+        throw GameTooLarge(where_, estimate_game_size(game_, horizon_), options_.max_nodes);
+      auto [it, inserted] = memo_.emplace(std::move(f.key), std::move(f.entry));
+      stats_.distinct_keys = memo_.size();
+      stack.pop_back();
+      if (stack.empty()) return it->second;
+      fold_child(stack.back(), it->second);
+    }
   }
 
   /// The allowed pairs at a node, and the children of one of them.
@@ -208,33 +238,49 @@ public:
   }
 
 private:
-  Entry evaluate(const Key& k) {
+  /// A node under evaluation: max over actions of Σ (or max) over the children of each action.
+  struct Frame {
+    Key key;
+    Entry entry;                  // starts as the leaf ("stop") value
+    std::size_t action_count = 0;  // 0 at the horizon or when no pair is allowed
+    std::size_t next_action = 0;
+    bool action_open = false;
+    std::vector<Child> children;   // of the open action
+    std::size_t next_child = 0;
+    std::array<Value, 2> acc;      // the open action's value so far
+  };
+
+  Frame open_frame(const Key& k) const {
     const Rational p0 = mass(k.belief[0]), p1 = mass(k.belief[1]);
-    Entry e{{f_.leaf(p0, p1), f_.leaf(p1, p0)}, {-1, -1}};
-    const auto& acts = actions(k);
-    if (k.rounds == 0 || acts.empty()) return e;
-    // Stopping is dominated (A.4) but offered: with ties it wins, which keeps witnesses short.
-    bool first = true;
-    for (std::size_t i = 0; i < acts.size(); ++i) {
-      std::array<Value, 2> acc{f_.zero(), f_.zero()};
-      for (const auto& c : expand(k, i)) {
-        const Entry& ce = solve(c.key);
-        for (int d = 0; d < 2; ++d) f_.combine(acc[d], ce.value[d], c.z);
-      }
-      for (int d = 0; d < 2; ++d) {
-        if constexpr (F::ordered) {
-          if (acc[d] > e.value[d]) {
-            e.value[d] = std::move(acc[d]);
-            e.action[d] = static_cast<int>(i);
-          }
-        } else {
-          // PL values: the pointwise maximum; stopping is dominated, so start from the first action
-          e.value[d] = first ? std::move(acc[d]) : max(e.value[d], acc[d]);
+    Frame f{k, Entry{{f_.leaf(p0, p1), f_.leaf(p1, p0)}, {-1, -1}}, 0, 0, false, {}, 0, {f_.zero(), f_.zero()}};
+    if (k.rounds > 0) f.action_count = actions(k).size();
+    return f;
+  }
+
+  void fold_child(Frame& f, const Entry& child) {
+    const Rational& z = f.children[f.next_child].z;
+    for (int d = 0; d < 2; ++d) f_.combine(f.acc[d], child.value[d], z);
+    ++f.next_child;
+  }
+
+  /// Compares the finished action with the best so far. Stopping is dominated (A.4) but offered:
+  /// with ties it wins, which keeps witnesses short.
+  void close_action(Frame& f) {
+    const std::size_t i = f.next_action;
+    for (int d = 0; d < 2; ++d) {
+      if constexpr (F::ordered) {
+        if (f.acc[d] > f.entry.value[d]) {
+          f.entry.value[d] = std::move(f.acc[d]);
+          f.entry.action[d] = static_cast<int>(i);
         }
+      } else {
+        // PL values: the pointwise maximum; stopping is dominated, so start from the first action
+        f.entry.value[d] = i == 0 ? std::move(f.acc[d]) : max(f.entry.value[d], f.acc[d]);
       }
-      first = false;
     }
-    return e;
+    f.action_open = false;
+    f.children.clear();
+    ++f.next_action;
   }
 
   const Game& game_;
@@ -264,6 +310,8 @@ void extract(Solver<HockeyStickAt>& solver, const Key& k, const Rational& z, uns
   const auto action = static_cast<std::size_t>(e.action[d]);
   adv.set_send(node, solver.actions(k).at(action));
   for (const auto& c : solver.expand(k, action)) {
+    if (adv.nodes().size() >= solver.max_nodes())
+      throw GameTooLarge("witness", adv.nodes().size(), solver.max_nodes());
     std::size_t child = adv.add_node(std::nullopt);
     adv.set_child(node, c.answer, child);
     view.push_back(c.answer);
