@@ -6,6 +6,7 @@
 #include "exactdp/bounds/composition_bounds.hpp"
 #include "exactdp/bounds/gaussian.hpp"
 #include "exactdp/bounds/optimal_composition.hpp"
+#include "exactdp/bounds/renyi_conversions.hpp"
 #include "exactdp/core/error.hpp"
 #include "exactdp/mechanism/spec.hpp"
 
@@ -165,14 +166,32 @@ json exact_composition(const std::vector<Component>& comps, const Requests& req,
   return r;
 }
 
+/// Σ_i times_i·D_α(component i) (Rényi divergences add under composition), certified; nullopt if
+/// some component has D_α = ∞.
+std::optional<Interval> composed_renyi(const std::vector<Component>& comps, const Rational& alpha, Precision prec) {
+  Interval total = Interval::zero(prec);
+  for (const auto& c : comps) {
+    Interval one = c.pair ? CertifiedLoss::from_exact(*c.pair, prec).renyi_divergence(alpha) : c.spec->renyi(alpha, prec);
+    if (!one.lower_is_finite() || !one.upper_is_finite()) return std::nullopt;
+    total += one * Interval(static_cast<long>(c.times), prec);
+  }
+  return total;
+}
+
+/// Whether a certified profile exists: every component is finite (certified PLD), or there is a
+/// single component whose family answers for this many uses.
+bool has_certified_profile(const std::vector<Component>& comps, Precision prec) {
+  bool finite = std::all_of(comps.begin(), comps.end(),
+                            [&](const Component& c) { return c.pair || c.spec->certified_loss(prec).has_value(); });
+  return finite || (comps.size() == 1 && comps.front().spec->supports_composition(comps.front().times));
+}
+
 json certified_composition(const std::vector<Component>& comps, const Requests& req) {
   json r;
   r["exact"] = false;
   const Precision prec = req.precision();
-  // A composition of finite mechanisms with certified masses (exact likelihood ratios).
-  bool finite = std::all_of(comps.begin(), comps.end(), [&](const Component& c) {
-    return c.pair || c.spec->certified_loss(prec).has_value();
-  });
+  bool finite = std::all_of(comps.begin(), comps.end(),
+                            [&](const Component& c) { return c.pair || c.spec->certified_loss(prec).has_value(); });
   std::optional<CertifiedLoss> loss;
   if (finite) {
     r["method"] = "privacy-loss distribution with exact likelihood ratios and certified masses";
@@ -181,10 +200,6 @@ json certified_composition(const std::vector<Component>& comps, const Requests& 
       CertifiedLoss k = one.self_compose(c.times);
       loss = loss ? compose(*loss, k) : k;
     }
-  } else if (comps.size() != 1) {
-    throw Error("compose", "--mechanism", comps.front().source,
-                "composing dgauss, laplace or gauss with other mechanisms has no exact or certified profile here; "
-                "compose them one at a time (or use --alpha for Renyi composition)");
   } else {
     r["method"] = "certified closed form (" + comps.front().spec->describe() + ")";
   }
@@ -207,24 +222,40 @@ json certified_composition(const std::vector<Component>& comps, const Requests& 
     else e["epsilon"] = certified(eps, req.digits);
     r["least"].push_back(e);
   }
-  r["renyi"] = json::array();
-  for (const auto& a : req.alphas) {
-    Interval total = Interval::zero(prec);
-    bool infinite = false;
-    for (const auto& c : comps) {
-      Interval one = c.pair ? CertifiedLoss::from_exact(*c.pair, prec).renyi_divergence(a) : c.spec->renyi(a, prec);
-      if (!one.lower_is_finite() || !one.upper_is_finite()) {
-        infinite = true;
-        break;
-      }
-      total += one * Interval(static_cast<long>(c.times), prec);  // Rényi divergences add under composition
-    }
-    if (infinite) r["renyi"].push_back({{"alpha", to_string(a)}, {"moment", "inf"}, {"epsilon", "inf"}});
-    else
-      r["renyi"].push_back({{"alpha", to_string(a)},
-                            {"moment", certified(exp(total * Interval(Rational(a - 1), prec)), req.digits)},  // Φ_α = e^{(α−1)D_α}
-                            {"epsilon", certified(total, req.digits)}});
+  return r;
+}
+
+/// For compositions without a certified profile (discrete Gaussian or Laplace used several times,
+/// or mixed with other mechanisms): only Rényi composition, and for each requested δ the RDP
+/// conversion of CKS20 Prop 12 — an upper bound on the least ε, reported among the bounds.
+json renyi_only_composition(const std::vector<Component>& comps, const Requests& req, bool user_asked_profile) {
+  if (user_asked_profile)
+    throw Error("compose", "--lambda/--epsilon", "",
+                "this composition (dgauss or laplace used more than once, or mixed with other mechanisms) has no exact "
+                "or certified profile here; ask for --alpha (Renyi composition) and --delta (an RDP upper bound on epsilon)");
+  const Precision prec = req.precision();
+  json r;
+  r["exact"] = false;
+  r["method"] = "Rényi composition (divergences add); no exact or certified profile exists here for this composition";
+  std::vector<Rational> grid = req.alphas;
+  if (grid.empty())
+    for (long a : {2L, 3L, 4L, 6L, 8L, 12L, 16L, 24L, 32L, 48L, 64L}) grid.push_back(Rational(a));
+  std::vector<RdpGuarantee> curve;
+  for (const auto& a : grid) {
+    auto d = composed_renyi(comps, a, prec);
+    if (d) curve.push_back({a, *d});
   }
+  json bounds = json::array();
+  for (const auto& d : req.deltas) {
+    if (curve.empty() || sgn(d) == 0) continue;
+    auto best = best_rdp_to_dp_epsilon(curve, d);
+    bounds.push_back({{"name", "RDP conversion (CKS20 Prop 12)"},
+                      {"delta", to_string(d)},
+                      {"epsilon", certified(best.value, req.digits)},
+                      {"note", "an upper bound on the least epsilon at alpha = " + to_string(best.alpha) + ", not the exact value"}});
+  }
+  if (!bounds.empty()) r["bounds"] = bounds;
+  r["notes"] = json::array({"no profile: δ(ε) and the least ε are not available for this composition; the RDP bound is sound but not tight"});
   return r;
 }
 
@@ -255,6 +286,7 @@ std::function<int()> add_compose(CLI::App& app) {
   add_query_options(cmd, *opts);
   return [=]() -> int {
     Requests req = parse_requests(*opts);
+    const bool user_asked_profile = !req.lambdas.empty() || !req.epsilons.empty();
     if (req.lambdas.empty() && req.epsilons.empty() && req.deltas.empty() && req.alphas.empty()) {
       req.lambdas.push_back(1);                           // total variation
       req.deltas.push_back(Rational(1, 100000));          // a conventional δ
@@ -289,12 +321,23 @@ std::function<int()> add_compose(CLI::App& app) {
     json r;
     if (all_exact) {
       r = exact_composition(comps, req, *force);
-    } else {
-      for (const auto& c : comps)
-        if (c.spec && !c.spec->supports_composition(c.times) && comps.size() == 1)
-          throw Error("--times", c.source, std::to_string(c.times),
-                      "this mechanism has a certified profile for a single use only (use --alpha for Renyi composition)");
+    } else if (has_certified_profile(comps, req.precision())) {
       r = certified_composition(comps, req);
+    } else {
+      r = renyi_only_composition(comps, req, user_asked_profile);
+    }
+    if (!all_exact) {
+      r["renyi"] = json::array();
+      for (const auto& a : req.alphas) {
+        auto d = composed_renyi(comps, a, req.precision());
+        if (!d) {
+          r["renyi"].push_back({{"alpha", to_string(a)}, {"moment", "inf"}, {"epsilon", "inf"}});
+          continue;
+        }
+        r["renyi"].push_back({{"alpha", to_string(a)},
+                              {"moment", certified(exp(*d * Interval(Rational(a - 1), req.precision())), req.digits)},  // Φ_α = e^{(α−1)D_α}
+                              {"epsilon", certified(*d, req.digits)}});
+      }
     }
     r["command"] = "compose";
     r["digits"] = req.digits;
@@ -303,6 +346,8 @@ std::function<int()> add_compose(CLI::App& app) {
     for (const auto& c : comps)
       r["components"].push_back({{"source", c.source}, {"times", c.times}, {"description", c.describe()}});
     json bounds = closed_form_bounds(comps, req);
+    if (r.contains("bounds"))
+      for (const auto& b : r["bounds"]) bounds.push_back(b);
     if (!bounds.empty()) r["bounds"] = bounds;
     emit(r, opts->json_output);
     return 0;

@@ -193,7 +193,7 @@ std::string render_text(const json& r) {
     for (const auto& [k, v] : r["certified"].items()) os << "  " << k << ": " << fmt_value(v) << "\n";
   }
   if (r.contains("bounds")) {
-    os << "\nClosed-form bounds beside the exact value\n";
+    os << "\nClosed-form bounds" << (r.value("exact", false) ? " beside the exact value" : "") << "\n";
     for (const auto& b : r["bounds"]) {
       os << "  " << fmt_value(b["name"], 34);
       if (b.contains("epsilon")) os << " ε ≤ " << fmt_value(b["epsilon"]);

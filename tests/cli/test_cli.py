@@ -206,3 +206,18 @@ def test_certified_renyi_has_moment_and_adds_under_composition():
     e = r["renyi"][0]
     assert encloses(e["epsilon"], Fraction(3, 4))
     assert encloses(e["moment"], Decimal("0.75").exp())
+
+
+def test_discrete_gaussian_composition_falls_back_to_renyi_with_labelled_bound():
+    # 3 uses of N_Z(0, 4): D_2 = 3·2/(2·4) = 3/4 exactly at integer (α−1)Δ (CKS20); no profile exists
+    r = run_json("compose", "-m", "dgauss:sigma2=4", "-k", "3", "--alpha", "2", "--delta", "1e-5")
+    assert encloses(r["renyi"][0]["epsilon"], Fraction(3, 4))
+    assert "least" not in r and r["exact"] is False
+    rdp = [b for b in r["bounds"] if "RDP" in b["name"]]
+    assert rdp and "upper bound" in rdp[0]["note"]
+    # CKS20 Prop 12 at α = 2: ε = 3/4 + ln(1/2) − (ln 1e-5 + ln 2) = 3/4 + ln(1e5) − 2 ln 2
+    expected = Decimal("0.75") + Decimal(100000).ln() - 2 * Decimal(2).ln()
+    assert encloses(rdp[0]["epsilon"], expected)
+    # asking for the profile itself is refused with a pointer to what is available
+    p = run("compose", "-m", "dgauss:sigma2=4", "-k", "3", "--epsilon", "1", expect=2)
+    assert "--alpha" in p.stderr and p.stdout == ""
