@@ -365,6 +365,7 @@ void check_against_brute_force(const Game& g, unsigned horizon) {
   // B.7: every adversary's Neyman–Pearson curve lies above the envelope, and the envelope touches
   // the lower hull of their union (its vertices are vertices of some adversary's curve)
   auto env = tradeoff_envelope(prof);
+  RC_ASSERT(env.world0_vs_world1.inverse() == env.world1_vs_world0);
   for (const auto& l : losses) {
     RC_ASSERT(TradeOff::of(l).dominates(env.world0_vs_world1));
     RC_ASSERT(TradeOff::of(l.swapped()).dominates(env.world1_vs_world0));
