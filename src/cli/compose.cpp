@@ -89,6 +89,7 @@ struct Component {
 
 /// Upper estimate of the memory of the exact composition, in bytes: distinct likelihood ratios
 /// times the size of three rationals whose denominators grow linearly with the number of uses.
+/// A resource estimate only (it decides nothing about privacy), so floating point is fine here.
 double estimated_bytes(const std::vector<Component>& comps) {
   double atoms = 1, bits = 64;
   for (const auto& c : comps) {
