@@ -418,6 +418,82 @@ Adversary random_adversary(const Game& g, unsigned rounds) {
   return adv;
 }
 
+/// The oblivious adversary that sends @p sequence whatever the answers (answer ids 0..3 cover the
+/// random tables: "invalid", "halt", "0", "1").
+Adversary fixed_sequence(const std::vector<MessagePair>& sequence) {
+  Adversary adv;
+  std::vector<std::size_t> level{0};
+  for (const auto& pair : sequence) {
+    std::vector<std::size_t> next;
+    for (auto n : level) {
+      adv.set_send(n, pair);
+      for (AnswerId a = 0; a < 4; ++a) {
+        auto c = adv.add_node(std::nullopt);
+        adv.set_child(n, a, c);
+        next.push_back(c);
+      }
+    }
+    level = std::move(next);
+  }
+  return adv;
+}
+
+void all_sequences(const Game& g, VerifierState sigma, unsigned rounds, std::vector<MessagePair>& prefix,
+                   std::vector<std::vector<MessagePair>>& out) {
+  const auto& acts = g.verifier->allowed(sigma);
+  if (rounds == 0 || acts.empty()) {
+    out.push_back(prefix);
+    return;
+  }
+  for (std::size_t i = 0; i < acts.size(); ++i) {
+    prefix.push_back(acts[i]);
+    all_sequences(g, g.verifier->next(sigma, i), rounds - 1, prefix, out);
+    prefix.pop_back();
+  }
+}
+
+// Oblivious adversaries (A.4): the engine's oblivious profile equals the maximum over every fixed
+// sequence of the views' profile (computed by view_distributions, without merging), and it is
+// never above the adaptive profile.
+RC_GTEST_PROP(EngineBruteForce, ObliviousEqualsEnumerationOfSequencesAndIsAtMostAdaptive, ()) {
+  auto r = *random_mechanism();
+  const unsigned horizon = *rc::gen::inRange(1u, 4u);
+  const bool pairs = *rc::gen::arbitrary<bool>();
+  Game g = pairs ? random_pairs_game(r, {{0, 0}, {0, 1}, {1, 1}}, 1u, horizon) : random_static_game(r, horizon);
+  std::vector<std::vector<MessagePair>> seqs;
+  std::vector<MessagePair> prefix;
+  all_sequences(g, g.verifier->initial_state(), horizon, prefix, seqs);
+  std::optional<PrivacyProfile> expected;
+  for (const auto& seq : seqs) {
+    auto views = view_distributions(g, fixed_sequence(seq), horizon);
+    PrivacyProfile p(PrivacyLoss::of(views.world0, views.world1));
+    expected = expected ? max(*expected, p) : p;
+  }
+  auto obl = worst_case_profile_oblivious(g).profile;
+  RC_ASSERT(obl.forward() == expected->forward());
+  RC_ASSERT(obl.backward() == expected->backward());
+  auto ad = worst_case_profile(g).profile;
+  RC_ASSERT(max(obl.forward(), ad.forward()) == ad.forward());
+  RC_ASSERT(max(obl.backward(), ad.backward()) == ad.backward());
+}
+
+// MP: adapting the second query to the first answer is worth something — at λ = 3/2, direction
+// 0, the best oblivious adversary reaches 5/18 (always q = 0: only leaf (0,0,0), 4/9 − (3/2)(1/9),
+// counts; always q = 1 gives 7/30), the adaptive one 31/90 (q = 0 after a₀ = 0, 5/18, plus q = 1
+// after a₀ = 1, where leaf (1,1,0) adds 4/15 − (3/2)(2/15) = 1/15; hand-checked from the D.16
+// leaf table). On MA adaptivity buys nothing.
+TEST(EngineReference, AdaptivityHelpsOnMP) {
+  auto obl = worst_case_profile_oblivious(testing::mp()).profile;
+  auto ad = worst_case_profile(testing::mp()).profile;
+  EXPECT_EQ(obl.forward()(q(3, 2)), q(5, 18));
+  EXPECT_EQ(ad.forward()(q(3, 2)), q(31, 90));
+  EXPECT_EQ(obl.backward()(2), ad.backward()(2));
+  auto obl_ma = worst_case_profile_oblivious(testing::ma()).profile;
+  auto ad_ma = worst_case_profile(testing::ma()).profile;
+  EXPECT_EQ(obl_ma.forward(), ad_ma.forward());
+  EXPECT_EQ(obl_ma.backward(), ad_ma.backward());
+}
+
 RC_GTEST_PROP(EngineBruteForce, OneAdversaryNeverBeatsTheSupremum, ()) {
   auto r = *random_mechanism();
   unsigned horizon = *rc::gen::inRange(1u, 4u);

@@ -393,6 +393,56 @@ DirectionalResult worst_case_ratio(const Game& game, const EngineOptions& option
   return {e.value[0], e.value[1], s.stats()};
 }
 
+namespace {
+
+/// Depth-first over the oblivious sequences: @p layer maps each normalised belief pair (rounds and
+/// verifier state are common to the layer) to its total weight.
+void oblivious_search(const Game& game, const EngineOptions& options, VerifierState sigma, unsigned rounds,
+                      const std::map<std::array<Belief, 2>, Rational>& layer, PiecewiseLinear& forward,
+                      PiecewiseLinear& backward, EngineStats& stats) {
+  const auto& acts = game.verifier->allowed(sigma);
+  if (rounds == 0 || acts.empty()) {
+    std::vector<std::pair<Rational, Rational>> masses;
+    for (const auto& [beliefs, w] : layer) masses.emplace_back(w * mass(beliefs[0]), w * mass(beliefs[1]));
+    const PrivacyLoss loss = PrivacyLoss::from_masses(masses, "oblivious views");
+    forward = max(forward, directional_profile(loss));
+    backward = max(backward, directional_profile(loss.swapped()));
+    return;
+  }
+  for (std::size_t i = 0; i < acts.size(); ++i) {
+    const VerifierState next = game.verifier->next(sigma, i);
+    std::map<std::array<Belief, 2>, Rational> out;
+    for (const auto& [beliefs, w] : layer) {
+      if (++stats.nodes_visited > options.max_nodes)
+        throw GameTooLarge("worst_case_profile_oblivious", estimate_game_size(game, options.horizon.value_or(game.horizon)),
+                           options.max_nodes);
+      const Key k{sigma, rounds, beliefs};
+      for (auto& c : children(*game.mechanism, k, acts[i], next)) out[std::move(c.key.belief)] += w * c.z;
+    }
+    stats.distinct_keys = std::max<std::uint64_t>(stats.distinct_keys, out.size());
+    oblivious_search(game, options, next, rounds - 1, out, forward, backward, stats);
+  }
+}
+
+}  // namespace
+
+ProfileResult worst_case_profile_oblivious(const Game& game, const EngineOptions& options) {
+  game.validate();
+  const unsigned horizon = options.horizon.value_or(game.horizon);
+  std::array<Belief, 2> root;
+  for (int b = 0; b < 2; ++b) {
+    std::map<StateId, Rational> m;
+    for (const auto& [s, p] : game.initial[b]) m[s] += p;
+    for (auto& [s, p] : m) root[b].emplace_back(s, p / 2);
+  }
+  // the initial "curves" are the identity pair's profile (1 − λ)⁺, below every view pair's
+  PiecewiseLinear forward = PiecewiseLinear::from_trusted_pieces({{Rational(0), Rational(1), Rational(-1)}, {Rational(1), Rational(0), Rational(0)}});
+  PiecewiseLinear backward = forward;
+  EngineStats stats;
+  oblivious_search(game, options, game.verifier->initial_state(), horizon, {{root, Rational(2)}}, forward, backward, stats);
+  return {PrivacyProfile(forward, backward), stats};
+}
+
 ExtendedRational worst_case_least_lambda(const Game& game, const Rational& delta, const EngineOptions& options) {
   if (sgn(delta) < 0 || delta > 1) throw Error("worst_case_least_lambda", "delta", to_string(delta), "delta must lie in [0, 1]");
   return worst_case_profile(game, options).profile.least_lambda(delta);

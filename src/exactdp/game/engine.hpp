@@ -90,6 +90,16 @@ struct ProfileResult {
 /// Feeds least_lambda (B.6: PrivacyProfile::least_lambda) and the trade-off envelope (B.7).
 ProfileResult worst_case_profile(const Game& game, const EngineOptions& options = {});
 
+/// Both directional worst-case profiles over **oblivious** adversaries: the message-pair sequence
+/// (allowed by the verifier) is fixed in advance, and the view is the whole answer history
+/// (THEOREMS.md A.4, adversary taxonomy). The maximum over the |pairs|^T sequences of the exact
+/// profile of the pair of view distributions, each computed by forward propagation of beliefs in
+/// which histories with proportional belief pairs are merged (their likelihood ratios and futures
+/// agree, so the merge is a sufficient-statistic merge). Always ≤ worst_case_profile pointwise.
+/// stats.nodes_visited counts belief expansions; refused with exactdp::GameTooLarge when they
+/// exceed options.max_nodes.
+ProfileResult worst_case_profile_oblivious(const Game& game, const EngineOptions& options = {});
+
 /// A pair of possibly infinite directional values and the run's stats.
 struct DirectionalResult {
   ExtendedRational forward, backward;
