@@ -12,5 +12,7 @@ namespace exactdp::cli {
 std::function<int()> add_compose(CLI::App& app);
 /// Registers `exactdp profile`.
 std::function<int()> add_profile(CLI::App& app);
+/// Registers `exactdp audit`.
+std::function<int()> add_audit(CLI::App& app);
 
 }  // namespace exactdp::cli

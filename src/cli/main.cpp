@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "exactdp 0.1.0");
   auto run_compose = exactdp::cli::add_compose(app);
   auto run_profile = exactdp::cli::add_profile(app);
+  auto run_audit = exactdp::cli::add_audit(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -35,6 +36,7 @@ int main(int argc, char** argv) {
   try {
     if (app.got_subcommand("compose")) return run_compose();
     if (app.got_subcommand("profile")) return run_profile();
+    if (app.got_subcommand("audit")) return run_audit();
   } catch (const exactdp::Error& e) {
     std::cerr << "exactdp: " << e.what() << "\n";
     return 2;

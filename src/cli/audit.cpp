@@ -1,0 +1,85 @@
+// `exactdp audit`: answers each claim of a claims file (exactdp-claims/1) with the exact or
+// certified truth and a verdict (logic in exactdp/io/claims.hpp, shared with the Python package).
+#include "commands.hpp"
+
+#include "exactdp/io/claims.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <iostream>
+#include <memory>
+
+namespace exactdp::cli {
+namespace {
+
+using json = nlohmann::json;
+
+std::string show(const json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_object() && v.contains("lo")) return "[" + v["lo"].get<std::string>() + ", " + v["hi"].get<std::string>() + "]";
+  return v.dump();
+}
+
+/// One block per claim, then the summary.
+std::string render_audit_text(const json& report) {
+  std::string out;
+  for (const auto& r : report["results"]) {
+    const bool eps = r.contains("claimed_epsilon");
+    out += r["id"].get<std::string>() + ": " + r["verdict"].get<std::string>() + "\n";
+    out += "  " + r["mechanism"].get<std::string>() + ", " + std::to_string(r["times"].get<unsigned long>()) + " use(s)";
+    if (r.contains("neighbouring")) out += ", " + r["neighbouring"].get<std::string>();
+    out += "\n";
+    if (eps) {
+      out += "  at delta = " + r["delta"].get<std::string>() + ": claimed epsilon = " + r["claimed_epsilon"].get<std::string>() +
+             ", true epsilon " + (r["true_epsilon"].is_object() ? "in " : "= ") + show(r["true_epsilon"]);
+      if (r.contains("true_lambda")) out += " (lambda = " + r["true_lambda"].get<std::string>() + " exactly)";
+    } else {
+      out += "  at epsilon = " + r["epsilon"].get<std::string>() + ": claimed delta = " + r["claimed_delta"].get<std::string>() +
+             ", true delta " + (r["true_delta"].is_object() ? "in " : "= ") + show(r["true_delta"]);
+    }
+    out += "\n";
+    if (!r["slack"].is_null())
+      out += "  slack: absolute " + show(r["slack"]["absolute"]) + ", relative " +
+             (r["slack"]["relative"].is_null() ? std::string("n/a") : show(r["slack"]["relative"])) + "\n";
+    const auto p = r["precision"].get<long>();
+    out += "  " + r["method"].get<std::string>() + "; " +
+           (r["verdict"] == "undecided" ? "undecided at precision " + std::to_string(p) + " bits"
+            : p == 0                    ? std::string("decided exactly")
+                                        : "decided at precision " + std::to_string(p) + " bits") +
+           "\n";
+  }
+  const auto& s = report["summary"];
+  out += "\n" + std::to_string(s["claims"].get<int>()) + " claim(s): " + std::to_string(s["unsound"].get<int>()) + " unsound, " +
+         std::to_string(s["sound"].get<int>()) + " sound, " + std::to_string(s["undecided"].get<int>()) + " undecided\n";
+  return out;
+}
+
+}  // namespace
+
+std::function<int()> add_audit(CLI::App& app) {
+  auto* cmd = app.add_subcommand(
+      "audit",
+      "Check privacy claims (e.g. an accountant's epsilon at a delta) against the exact or certified truth.\n\n"
+      "Example:\n"
+      "  exactdp audit claims.json --json\n\n"
+      "File format: {\"format\": \"exactdp-claims/1\", \"claims\": [{\"id\": \"c1\", \"mechanism\": \"rr:lambda=3/2\",\n"
+      "  \"times\": 10, \"delta\": \"1e-5\", \"claimed_epsilon\": \"2.1\"}, ...]} (or \"epsilon\" with \"claimed_delta\").\n"
+      "Verdicts: unsound (claims less privacy loss than the truth), sound (with slack), undecided.\n"
+      "Exit code 1 when any claim is unsound, 2 for bad input.");
+  auto file = std::make_shared<std::string>();
+  auto json_output = std::make_shared<bool>(false);
+  auto digits = std::make_shared<int>(10);
+  cmd->add_option("CLAIMS", *file, "The claims file")->required();
+  cmd->add_flag("--json", *json_output, "Machine-readable output: exact values as \"p/q\", certified as {\"lo\",\"hi\"}");
+  cmd->add_option("--digits", *digits, "Significant digits of certified (interval) output")->check(CLI::Range(2, 200))->default_val(10);
+  return [=]() -> int {
+    auto claims = load_claims_file(*file);  // every input error is raised here, before any work
+    auto results = audit_claims(claims);
+    json report = json::parse(audit_report_json(results, *digits));
+    if (*json_output) std::cout << report.dump(2) << "\n";
+    else std::cout << render_audit_text(report);
+    return report["summary"]["unsound"].get<int>() > 0 ? 1 : 0;
+  };
+}
+
+}  // namespace exactdp::cli

@@ -1,0 +1,334 @@
+#include "exactdp/io/claims.hpp"
+
+#include "exactdp/core/error.hpp"
+#include "exactdp/divergence/hockey_stick.hpp"
+#include "exactdp/numeric/decide.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace exactdp {
+namespace {
+
+using json = nlohmann::json;
+
+const char* const claims_format = "exactdp-claims/1";
+const std::set<std::string> documentation_keys = {"description", "source", "comment", "accountant"};
+const std::set<std::string> claim_keys = {"id", "mechanism", "times", "neighbouring", "sampling", "delta",
+                                          "claimed_epsilon", "epsilon", "claimed_delta"};
+
+/// An exact number from a JSON string ("1/3", "0.1", "1e-5") or integer; binary floats refused.
+Rational number(const json& v, const std::string& source, const std::string& field) {
+  if (v.is_string()) {
+    try {
+      return parse_rational(v.get<std::string>(), field);
+    } catch (const Error& e) {
+      throw Error(source, field, v.get<std::string>(), e.why());
+    }
+  }
+  if (v.is_number_integer()) return Rational(v.get<long>());
+  if (v.is_number())
+    throw Error(source, field, v.dump(),
+                "write non-integer numbers as strings such as \"0.5\" or \"1e-5\" (JSON numbers are binary floating point)");
+  throw Error(source, field, v.dump(), "must be a number written as a string such as \"0.5\", or an integer");
+}
+
+unsigned long times_of(const json& v, const std::string& source, const std::string& field) {
+  Rational t = number(v, source, field);
+  if (t.get_den() != 1 || t < 1 || t > 100000000)
+    throw Error(source, field, v.is_string() ? v.get<std::string>() : v.dump(),
+                "times must be an integer between 1 and 100000000");
+  return t.get_num().get_ui();
+}
+
+std::string text_of(const json& v, const std::string& source, const std::string& field) {
+  if (!v.is_string() || v.get<std::string>().empty())
+    throw Error(source, field, v.dump(), "must be a non-empty string");
+  return v.get<std::string>();
+}
+
+Claim parse_claim(const json& c, const std::string& source, const std::string& at) {
+  if (!c.is_object()) throw Error(source, at, c.dump(), "a claim must be a JSON object");
+  for (const auto& [k, v] : c.items())
+    if (!claim_keys.count(k) && !documentation_keys.count(k))
+      throw Error(source, at + "/" + k, "",
+                  "unknown field (expected id, mechanism, times, neighbouring, delta and claimed_epsilon, "
+                  "or epsilon and claimed_delta)");
+  auto required = [&](const char* key) -> const json& {
+    if (!c.contains(key)) throw Error(source, at + "/" + key, "", "missing");
+    return c.at(key);
+  };
+  std::string id = text_of(required("id"), source, at + "/id");
+  std::string mechanism = text_of(required("mechanism"), source, at + "/mechanism");
+  auto spec = [&] {
+    try {
+      return parse_mechanism_spec(mechanism);
+    } catch (const Error& e) {
+      throw Error(source, at + "/mechanism", mechanism,
+                  e.why() + (e.field().empty() ? "" : " (" + e.field() + (e.value().empty() ? "" : " = " + e.value()) + ")"));
+    }
+  }();
+  Claim claim{std::move(id), std::move(mechanism), std::move(spec), 1, "", Claim::Kind::epsilon_at_delta, Rational(0), Rational(0)};
+  if (c.contains("sampling"))
+    throw Error(source, at + "/sampling", c["sampling"].is_string() ? c["sampling"].get<std::string>() : c["sampling"].dump(),
+                "Poisson subsampling is not supported yet by exactdp audit (remove the claim or the field)");
+  if (c.contains("times")) claim.times = times_of(c["times"], source, at + "/times");
+  if (!claim.spec.supports_composition(claim.times))
+    throw Error(source, at + "/times", std::to_string(claim.times),
+                "this mechanism has a certified profile for a single use only (" + claim.spec.to_string() + ")");
+  if (c.contains("neighbouring")) {
+    claim.neighbouring = text_of(c["neighbouring"], source, at + "/neighbouring");
+    if (claim.neighbouring != "add-remove" && claim.neighbouring != "replace-one")
+      throw Error(source, at + "/neighbouring", claim.neighbouring, "expected \"add-remove\" or \"replace-one\"");
+  }
+  const bool by_delta = c.contains("delta") || c.contains("claimed_epsilon");
+  const bool by_epsilon = c.contains("epsilon") || c.contains("claimed_delta");
+  if (by_delta == by_epsilon)
+    throw Error(source, at, claim.id,
+                "a claim gives either \"delta\" and \"claimed_epsilon\", or \"epsilon\" and \"claimed_delta\"");
+  auto probability = [&](const char* key) {
+    Rational p = number(required(key), source, at + "/" + key);
+    if (sgn(p) < 0 || p > 1) throw Error(source, at + "/" + key, to_string(p), "must lie in [0, 1]");
+    return p;
+  };
+  auto epsilon = [&](const char* key) {
+    Rational e = number(required(key), source, at + "/" + key);
+    if (sgn(e) < 0) throw Error(source, at + "/" + key, to_string(e), "epsilon must be non-negative");
+    if (e > 100000) throw Error(source, at + "/" + key, to_string(e), "epsilon above 100000 is not supported");
+    return e;
+  };
+  if (by_delta) {
+    claim.kind = Claim::Kind::epsilon_at_delta;
+    claim.given = probability("delta");
+    claim.claimed = epsilon("claimed_epsilon");
+  } else {
+    claim.kind = Claim::Kind::delta_at_epsilon;
+    claim.given = epsilon("epsilon");
+    claim.claimed = probability("claimed_delta");
+  }
+  return claim;
+}
+
+TrueValue exact_value(const Rational& q, Precision precision) { return {q, false, Interval(q, precision)}; }
+TrueValue certified_value(const Interval& x) { return {std::nullopt, false, x}; }
+
+/// claimed − truth and (claimed − truth)/truth for a sound claim.
+void set_slack(ClaimResult& r, Precision precision) {
+  const TrueValue& t = r.truth;
+  const Rational& c = r.claim.claimed;
+  if (t.exact) {
+    r.slack_absolute = exact_value(c - *t.exact, precision);
+    if (sgn(*t.exact) != 0) r.slack_relative = exact_value((c - *t.exact) / *t.exact, precision);
+    return;
+  }
+  Interval diff = Interval(c, precision) - t.enclosure;
+  r.slack_absolute = certified_value(diff);
+  if (t.enclosure.lower_is_finite() && sgn(t.enclosure.lower()) > 0) r.slack_relative = certified_value(diff / t.enclosure);
+}
+
+/// A decision with Lindemann–Weierstrass behind it: runs until decided (cap far above need).
+const DecideOptions exact_decision{64, 1 << 20};
+
+void audit_exact_epsilon(ClaimResult& r, const PrivacyProfile& profile, const AuditOptions& options) {
+  ExtendedRational lambda = profile.least_lambda(r.claim.given);
+  if (lambda.is_infinite()) {
+    r.truth = {std::nullopt, true, Interval::infinity(options.start)};
+    r.verdict = Verdict::unsound;
+    return;
+  }
+  r.true_lambda = lambda.value();
+  // unsound ⇔ claimed ε < ln λ
+  Decision d = decide_log(lambda.value(), Relation::greater, r.claim.claimed, exact_decision);
+  r.precision = d.precision;
+  const Precision p = std::max(options.start, d.precision);
+  if (lambda.value() == 1) r.truth = exact_value(Rational(0), p);
+  else r.truth = certified_value(log(Interval(lambda.value(), p)));
+  r.verdict = d.outcome == Tri::yes ? Verdict::unsound : d.outcome == Tri::no ? Verdict::sound : Verdict::undecided;
+}
+
+void audit_exact_delta(ClaimResult& r, const PrivacyProfile& profile, const AuditOptions& options) {
+  const PiecewiseLinear f = profile.symmetric();
+  const Rational& eps = r.claim.given;
+  const Rational& claimed = r.claim.claimed;
+  if (sgn(eps) == 0) {
+    r.truth = exact_value(f(Rational(1)), options.start);
+    r.verdict = claimed < *r.truth.exact ? Verdict::unsound : Verdict::sound;
+    return;
+  }
+  // the piece a + s·λ of the profile that contains λ = e^ε (never a breakpoint: e^ε is irrational)
+  const auto& pieces = f.pieces();
+  std::size_t i = pieces.size() - 1;
+  Precision used = 0;
+  while (i > 0) {
+    Decision d = decide_exp(eps, Relation::greater, pieces[i].start, exact_decision);
+    used = std::max(used, d.precision);
+    if (require_decided(d, "epsilon")) break;
+    --i;
+  }
+  const Rational& a = pieces[i].intercept;
+  const Rational& s = pieces[i].slope;
+  if (sgn(s) == 0) {
+    r.precision = used;
+    r.truth = exact_value(a, options.start);
+    r.verdict = claimed < a ? Verdict::unsound : Verdict::sound;
+    return;
+  }
+  // unsound ⇔ claimed < a + s·e^ε ⇔ e^ε < (claimed − a)/s when s < 0 (> when s > 0)
+  Decision d = decide_exp(eps, sgn(s) < 0 ? Relation::less : Relation::greater, (claimed - a) / s, exact_decision);
+  r.precision = std::max(used, d.precision);
+  const Precision p = std::max(options.start, r.precision);
+  r.truth = certified_value(Interval(a, p) + Interval(s, p) * exp(Interval(eps, p)));
+  r.verdict = d.outcome == Tri::yes ? Verdict::unsound : d.outcome == Tri::no ? Verdict::sound : Verdict::undecided;
+}
+
+/// Certified truth at one precision: the composed certified PLD for finite mechanisms, the
+/// spec's closed form otherwise.
+Interval certified_truth(const Claim& c, Precision p) {
+  auto loss = c.spec.certified_loss(p);
+  if (c.kind == Claim::Kind::epsilon_at_delta) {
+    return loss ? loss->self_compose(c.times).least_epsilon(c.given) : c.spec.epsilon_at_delta(c.given, c.times);
+  }
+  Interval eps(c.given, p);
+  return loss ? loss->self_compose(c.times).delta_at_epsilon(eps) : c.spec.delta_at_epsilon(eps, c.times);
+}
+
+void audit_certified(ClaimResult& r, const AuditOptions& options) {
+  const Rational& claimed = r.claim.claimed;
+  r.method = r.claim.spec.certified_loss(options.start)
+                 ? "privacy-loss distribution with exact likelihood ratios and certified masses"
+                 : "certified closed form (" + r.claim.spec.describe() + ")";
+  for (Precision p = options.start;; p = std::min(2 * p, options.cap)) {
+    Interval t = certified_truth(r.claim, p);
+    r.precision = p;
+    if (!t.lower_is_finite()) {  // the point +∞: no finite ε exists
+      r.truth = {std::nullopt, true, t};
+      r.verdict = Verdict::unsound;
+      return;
+    }
+    r.truth = certified_value(t);
+    if (claimed < t.lower()) {
+      r.verdict = Verdict::unsound;
+      return;
+    }
+    if (t.upper_is_finite() && claimed >= t.upper()) {
+      r.verdict = Verdict::sound;
+      return;
+    }
+    if (p >= options.cap) {
+      r.verdict = Verdict::undecided;
+      return;
+    }
+  }
+}
+
+json value_json(const TrueValue& v, int digits) {
+  if (v.infinite) return "inf";
+  if (v.exact) return to_string(*v.exact);
+  return {{"lo", v.enclosure.lower_string(digits)}, {"hi", v.enclosure.upper_string(digits)}};
+}
+
+}  // namespace
+
+std::string to_string(Verdict v) {
+  switch (v) {
+    case Verdict::sound: return "sound";
+    case Verdict::unsound: return "unsound";
+    case Verdict::undecided: return "undecided";
+  }
+  return "undecided";
+}
+
+std::vector<Claim> parse_claims(std::string_view text, const std::string& source) {
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw Error(source, "", "", std::string("malformed JSON: ") + e.what());
+  }
+  if (!doc.is_object()) throw Error(source, "", "", "the top level must be a JSON object");
+  if (!doc.contains("format")) throw Error(source, "/format", "", std::string("missing (expected \"") + claims_format + "\")");
+  if (doc["format"] != claims_format)
+    throw Error(source, "/format", doc["format"].dump(), std::string("unsupported format (expected \"") + claims_format + "\")");
+  for (const auto& [k, v] : doc.items())
+    if (k != "format" && k != "claims" && !documentation_keys.count(k))
+      throw Error(source, "/" + k, "", "unknown field (expected format, claims, description, source, comment, accountant)");
+  if (!doc.contains("claims")) throw Error(source, "/claims", "", "missing");
+  const json& list = doc["claims"];
+  if (!list.is_array() || list.empty()) throw Error(source, "/claims", list.dump(), "must be a non-empty array of claims");
+  std::vector<Claim> claims;
+  std::set<std::string> ids;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const std::string at = "/claims/" + std::to_string(i);
+    claims.push_back(parse_claim(list[i], source, at));
+    if (!ids.insert(claims.back().id).second) throw Error(source, at + "/id", claims.back().id, "duplicate claim id");
+  }
+  return claims;
+}
+
+std::vector<Claim> load_claims_file(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  if (!in) throw Error(file.string(), "", "", "cannot open the file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_claims(text.str(), file.string());
+}
+
+ClaimResult audit_claim(const Claim& claim, const AuditOptions& options) {
+  if (options.start < min_precision || options.cap < options.start)
+    throw Error("audit", "precision", std::to_string(options.start), "need min_precision <= start <= cap");
+  ClaimResult r{claim, Verdict::undecided, {}, std::nullopt, false, 0, "", std::nullopt, std::nullopt};
+  auto loss = claim.spec.exact_loss();
+  if (loss && loss->self_compose_size_bound(claim.times) <= options.max_exact_atoms) {
+    PrivacyProfile profile(loss->self_compose(claim.times));
+    r.exact = true;
+    r.method = "exact privacy-loss distribution of the composed pair (rational arithmetic)";
+    if (claim.kind == Claim::Kind::epsilon_at_delta) audit_exact_epsilon(r, profile, options);
+    else audit_exact_delta(r, profile, options);
+  } else {
+    audit_certified(r, options);
+  }
+  if (r.verdict == Verdict::sound) set_slack(r, std::max(options.start, r.precision));
+  return r;
+}
+
+std::vector<ClaimResult> audit_claims(const std::vector<Claim>& claims, const AuditOptions& options) {
+  std::vector<ClaimResult> out;
+  out.reserve(claims.size());
+  for (const auto& c : claims) out.push_back(audit_claim(c, options));
+  return out;
+}
+
+std::string audit_report_json(const std::vector<ClaimResult>& results, int digits) {
+  json out{{"format", "exactdp-audit/1"}, {"results", json::array()}};
+  std::size_t counts[3] = {0, 0, 0};
+  for (const auto& r : results) {
+    const Claim& c = r.claim;
+    const bool eps = c.kind == Claim::Kind::epsilon_at_delta;
+    json e{{"id", c.id}, {"verdict", to_string(r.verdict)}, {"mechanism", c.mechanism}, {"times", c.times}};
+    if (!c.neighbouring.empty()) e["neighbouring"] = c.neighbouring;
+    e[eps ? "delta" : "epsilon"] = to_string(c.given);
+    e[eps ? "claimed_epsilon" : "claimed_delta"] = to_string(c.claimed);
+    e[eps ? "true_epsilon" : "true_delta"] = value_json(r.truth, digits);
+    if (r.true_lambda) e["true_lambda"] = to_string(*r.true_lambda);
+    e["exact"] = r.exact;
+    e["precision"] = r.precision;
+    e["method"] = r.method;
+    if (r.slack_absolute)
+      e["slack"] = {{"absolute", value_json(*r.slack_absolute, digits)},
+                    {"relative", r.slack_relative ? value_json(*r.slack_relative, digits) : json(nullptr)}};
+    else e["slack"] = nullptr;
+    out["results"].push_back(e);
+    ++counts[static_cast<int>(r.verdict)];
+  }
+  out["summary"] = {{"claims", results.size()},
+                    {"sound", counts[static_cast<int>(Verdict::sound)]},
+                    {"unsound", counts[static_cast<int>(Verdict::unsound)]},
+                    {"undecided", counts[static_cast<int>(Verdict::undecided)]}};
+  return out.dump(2);
+}
+
+}  // namespace exactdp
