@@ -399,6 +399,19 @@ RC_GTEST_PROP(EngineBruteForce, PairGamesEqualEnumerationOfAllAdversaries, ()) {
   check_against_brute_force(random_pairs_game(r, allowed, k, horizon), horizon);
 }
 
+RC_GTEST_PROP(EngineBruteForce, AutomatonGamesEqualEnumerationOfAllAdversaries, ()) {
+  auto r = *random_mechanism();
+  const unsigned horizon = *rc::gen::inRange(1u, 3u);
+  const std::vector<MessagePair> all{{0, 0}, {0, 1}, {1, 0}, {1, 1}};
+  std::vector<std::vector<AutomatonVerifier::Edge>> edges(2);
+  for (int st = 0; st < 2; ++st)
+    for (const auto& p : all)
+      if (*rc::gen::inRange(0, 3) > 0) edges[std::size_t(st)].push_back({p, VerifierState(*rc::gen::inRange(0, 2))});
+  Game g = random_pairs_game(r, all, std::nullopt, horizon);
+  g.verifier = std::make_shared<AutomatonVerifier>(std::vector<std::string>{"a", "b"}, 0, edges);
+  check_against_brute_force(g, horizon);
+}
+
 /// A random decision tree over the static game's messages up to @p rounds.
 Adversary random_adversary(const Game& g, unsigned rounds) {
   Adversary adv;

@@ -109,7 +109,14 @@ TEST(SpecFile, ErrorsNameFilePathAndValue) {
   h0.replace(h0.find("\"horizon\": 1"), 12, "\"horizon\": 0");
   expect_error(h0, "/horizon", "0");
   // neighbours
-  expect_error(R"({"format": "exactdp/1", "horizon": 1, "neighbours": {"type": "automaton"}, "mechanism": {}})", "/neighbours/type", "automaton");
+  expect_error(R"({"format": "exactdp/1", "horizon": 1, "neighbours": {"type": "graph"}, "mechanism": {}})", "/neighbours/type", "graph");
+  expect_error(R"({"format": "exactdp/1", "horizon": 1, "neighbours": {"type": "automaton", "initial": "a",
+                 "states": {"a": [{"pair": ["0", "1"], "next": "b"}]}}, "mechanism": {}})", "/neighbours/states/a/0/next", "b");
+  expect_error(R"({"format": "exactdp/1", "horizon": 1, "neighbours": {"type": "automaton", "initial": "z",
+                 "states": {"a": []}}, "mechanism": {}})", "/neighbours/initial", "z");
+  expect_error(R"({"format": "exactdp/1", "horizon": 1, "neighbours": {"type": "automaton", "initial": "a",
+                 "states": {"a": [{"pair": ["0", "1"], "next": "a"}, {"pair": ["0", "1"], "next": "a"}]}}, "mechanism": {}})",
+               "/neighbours/states/a/1/pair", R"(["0","1"])");
   expect_error(R"({"format": "exactdp/1", "horizon": 1, "neighbours": {"type": "static", "worlds": ["x"]}, "mechanism": {}})",
                "/neighbours/worlds", R"(["x"])");
   expect_error(R"({"format": "exactdp/1", "horizon": 1, "neighbours": {"type": "static", "worlds": ["x", "y"]},
@@ -136,6 +143,25 @@ TEST(SpecFile, ErrorsNameFilePathAndValue) {
   } catch (const Error& e) {
     EXPECT_EQ(e.where(), "/nonexistent/spec.json");
   }
+}
+
+// An automaton that allows one differing pair and then only identical ones is the pairs relation
+// with max_differing 1 (event-level, THEOREMS.md A.7): same profile on the bundled stream.
+TEST(SpecFile, AutomatonExpressesEventLevel) {
+  auto pairs = load_spec_file(spec_dir() / "event-level-rr.json");
+  auto automaton = load_spec_file(spec_dir() / "event-level-rr-automaton.json");
+  EXPECT_EQ(automaton.verifier->describe(), "automaton with 2 states");
+  expect_same_profile(pairs, automaton);
+  // a user-level relation: differing pairs only while the same user's bit is being reported
+  auto g = parse_spec(R"({"format": "exactdp/1", "horizon": 2,
+      "neighbours": {"type": "automaton", "initial": "clean",
+        "states": {"clean": [{"pair": ["0", "0"], "next": "clean"}, {"pair": ["0", "1"], "next": "used"}],
+                   "used": []}},
+      "mechanism": {"type": "table", "initial": "s",
+        "states": {"s": {"0": [{"p": "3/4", "answer": "0", "next": "s"}, {"p": "1/4", "answer": "1", "next": "s"}],
+                         "1": [{"p": "1/4", "answer": "0", "next": "s"}, {"p": "3/4", "answer": "1", "next": "s"}]}}}})",
+                      "user.json");
+  EXPECT_EQ(worst_case_ratio(g).max(), ExtendedRational(3));
 }
 
 TEST(SpecFile, PairsWithInitialLawAndDeclaredMessages) {

@@ -36,6 +36,26 @@ std::string PairsVerifier::describe() const {
   return max_differing_ ? "pairs, at most " + std::to_string(*max_differing_) + " differing" : "pairs";
 }
 
+AutomatonVerifier::AutomatonVerifier(std::vector<std::string> state_names, VerifierState initial,
+                                     std::vector<std::vector<Edge>> edges)
+    : names_(std::move(state_names)), initial_(initial), edges_(std::move(edges)) {
+  if (names_.empty()) throw Error("automaton verifier", "states", "", "an automaton needs at least one state");
+  if (edges_.size() != names_.size())
+    throw Error("automaton verifier", "states", std::to_string(edges_.size()), "one edge list per state is required");
+  if (initial_ >= names_.size()) throw Error("automaton verifier", "initial", std::to_string(initial_), "no such state");
+  for (std::size_t s = 0; s < edges_.size(); ++s) {
+    std::set<MessagePair> seen;
+    std::vector<MessagePair> pairs;
+    for (const auto& e : edges_[s]) {
+      const std::string shown = std::to_string(e.pair.world0) + "," + std::to_string(e.pair.world1);
+      if (e.next >= names_.size()) throw Error("automaton verifier", "states/" + names_[s], std::to_string(e.next), "edge to no such state");
+      if (!seen.insert(e.pair).second) throw Error("automaton verifier", "states/" + names_[s], shown, "pair listed twice in one state");
+      pairs.push_back(e.pair);
+    }
+    pairs_.push_back(std::move(pairs));
+  }
+}
+
 void Game::validate() const {
   const std::string where = name.empty() ? "game" : name;
   if (!mechanism) throw Error(where, "mechanism", "", "no mechanism");

@@ -91,6 +91,37 @@ private:
   std::optional<unsigned> max_differing_;
 };
 
+/// An explicit finite automaton over message pairs (THEOREMS.md A.7: user-level relations, the
+/// JRSS challenge step, the two-bit gadget g, and anything else with finite memory; HSV D3.3 with
+/// a finite-state f). In state σ the allowed pairs are the labels of σ's edges, and sending one
+/// moves along its edge; a state without edges allows nothing (the adversary must stop). Because
+/// the verifier state is part of every game node, the relation is enforced on every prefix, as
+/// V[f] does (HSV D3.5).
+class AutomatonVerifier final : public Verifier {
+public:
+  /// One edge: sending `pair` moves to state `next`.
+  struct Edge {
+    MessagePair pair;
+    VerifierState next = 0;
+  };
+  /// @param state_names  names for describe() and errors, one per state (non-empty)
+  /// @param initial      the initial state's index
+  /// @param edges        per state, its outgoing edges (no pair twice in one state)
+  /// Throws exactdp::Error on an index out of range or a repeated pair.
+  AutomatonVerifier(std::vector<std::string> state_names, VerifierState initial, std::vector<std::vector<Edge>> edges);
+  VerifierState initial_state() const override { return initial_; }
+  const std::vector<MessagePair>& allowed(VerifierState state) const override { return pairs_.at(state); }
+  VerifierState next(VerifierState state, std::size_t action) const override { return edges_.at(state).at(action).next; }
+  std::string describe() const override { return "automaton with " + std::to_string(names_.size()) + " states"; }
+  const std::string& state_name(VerifierState state) const { return names_.at(state); }
+
+private:
+  std::vector<std::string> names_;
+  VerifierState initial_ = 0;
+  std::vector<std::vector<Edge>> edges_;
+  std::vector<std::vector<MessagePair>> pairs_;
+};
+
 /// An initial law: a finite measure over mechanism states (a point mass for a deterministic
 /// initial state). Masses positive, summing to exactly 1.
 using InitialLaw = std::vector<std::pair<StateId, Rational>>;

@@ -94,12 +94,29 @@ private:
   std::string source_;
 };
 
+struct AutomatonEdge {
+  std::pair<std::string, std::string> pair;
+  std::string next;
+};
+
 struct Neighbours {
-  bool is_static = true;
+  std::string type = "static";
   std::array<std::string, 2> worlds;
   std::vector<std::pair<std::string, std::string>> allowed;  // pairs, by message name
   std::optional<unsigned> max_differing;
+  std::string automaton_initial;
+  std::vector<std::pair<std::string, std::vector<AutomatonEdge>>> automaton;  // state → edges
+  bool is_static() const { return type == "static"; }
 };
+
+/// A message pair [m0, m1] by name.
+std::pair<std::string, std::string> read_pair(const Reader& r, const Json& v, const std::string& path) {
+  const Json& pair = r.array(v, path);
+  if (pair.size() != 2) r.fail(path, shown(pair), "a pair lists exactly two messages [m0, m1]");
+  std::pair<std::string, std::string> p{r.string(pair[0], path + "/0"), r.string(pair[1], path + "/1")};
+  if (p.first == "*" || p.second == "*") r.fail(path, shown(pair), "\"*\" is the wildcard rule key, not a message");
+  return p;
+}
 
 Neighbours read_neighbours(const Reader& r, const Json& v) {
   const std::string path = "/neighbours";
@@ -114,20 +131,17 @@ Neighbours read_neighbours(const Reader& r, const Json& v) {
     if (n.worlds[0] == n.worlds[1]) r.fail(path + "/worlds/1", n.worlds[1], "the two worlds must differ");
     return n;
   }
+  n.type = type;
   if (type == "pairs") {
     r.only_keys(v, path, {"type", "allowed", "max_differing"});
-    n.is_static = false;
     n.worlds = {"world 0", "world 1"};
     const Json& a = r.array(r.member(v, path, "allowed"), path + "/allowed");
     if (a.empty()) r.fail(path + "/allowed", "[]", "at least one pair must be allowed");
     std::set<std::pair<std::string, std::string>> seen;
     for (std::size_t i = 0; i < a.size(); ++i) {
       const std::string pp = path + "/allowed/" + std::to_string(i);
-      const Json& pair = r.array(a[i], pp);
-      if (pair.size() != 2) r.fail(pp, shown(pair), "a pair lists exactly two messages [m0, m1]");
-      std::pair<std::string, std::string> p{r.string(pair[0], pp + "/0"), r.string(pair[1], pp + "/1")};
-      if (p.first == "*" || p.second == "*") r.fail(pp, shown(pair), "\"*\" is the wildcard rule key, not a message");
-      if (!seen.insert(p).second) r.fail(pp, shown(pair), "pair listed twice");
+      auto p = read_pair(r, a[i], pp);
+      if (!seen.insert(p).second) r.fail(pp, shown(a[i]), "pair listed twice");
       n.allowed.push_back(p);
     }
     if (auto k = v.find("max_differing"); k != v.end()) {
@@ -137,9 +151,35 @@ Neighbours read_neighbours(const Reader& r, const Json& v) {
     }
     return n;
   }
-  if (type == "automaton")
-    r.fail(path + "/type", type, "automaton verifiers are not supported by this version yet (use \"static\" or \"pairs\")");
-  r.fail(path + "/type", type, "unknown neighbours type (expected \"static\" or \"pairs\")");
+  if (type == "automaton") {
+    r.only_keys(v, path, {"type", "initial", "states"});
+    n.worlds = {"world 0", "world 1"};
+    const Json& states = r.object(r.member(v, path, "states"), path + "/states");
+    if (states.empty()) r.fail(path + "/states", "{}", "an automaton needs at least one state");
+    std::set<std::string> names;
+    for (const auto& [name, edges] : states.items()) names.insert(name);
+    n.automaton_initial = r.string(r.member(v, path, "initial"), path + "/initial");
+    if (!names.count(n.automaton_initial))
+      r.fail(path + "/initial", n.automaton_initial, "unknown automaton state (not a key of /neighbours/states)");
+    for (const auto& [name, edges] : states.items()) {
+      const std::string sp = path + "/states/" + segment(name);
+      const Json& list = r.array(edges, sp);
+      std::vector<AutomatonEdge> out;
+      std::set<std::pair<std::string, std::string>> seen;
+      for (std::size_t i = 0; i < list.size(); ++i) {
+        const std::string ep = sp + "/" + std::to_string(i);
+        const Json& e = r.object(list[i], ep);
+        r.only_keys(e, ep, {"pair", "next"});
+        AutomatonEdge edge{read_pair(r, r.member(e, ep, "pair"), ep + "/pair"), r.string(r.member(e, ep, "next"), ep + "/next")};
+        if (!names.count(edge.next)) r.fail(ep + "/next", edge.next, "unknown automaton state (not a key of /neighbours/states)");
+        if (!seen.insert(edge.pair).second) r.fail(ep + "/pair", shown(e["pair"]), "pair listed twice in this state");
+        out.push_back(std::move(edge));
+      }
+      n.automaton.emplace_back(name, std::move(out));
+    }
+    return n;
+  }
+  r.fail(path + "/type", type, "unknown neighbours type (expected \"static\", \"pairs\" or \"automaton\")");
 }
 
 TableMechanism::StateTable read_state(const Reader& r, const Json& v, const std::string& path) {
@@ -208,9 +248,13 @@ Game parse_spec(std::string_view text, const std::string& source) {
       messages.push_back(std::move(s));
     }
   }
-  for (const auto& [a, b] : n.allowed)
-    for (const auto& x : {a, b})
+  auto declare = [&](const std::pair<std::string, std::string>& p) {
+    for (const auto& x : {p.first, p.second})
       if (std::find(messages.begin(), messages.end(), x) == messages.end()) messages.push_back(x);
+  };
+  for (const auto& p : n.allowed) declare(p);
+  for (const auto& [name, edges] : n.automaton)
+    for (const auto& e : edges) declare(e.pair);
 
   const Json& states = r.object(r.member(m, mp, "states"), mp + "/states");
   if (states.empty()) r.fail(mp + "/states", "{}", "a mechanism needs at least one state");
@@ -260,7 +304,7 @@ Game parse_spec(std::string_view text, const std::string& source) {
     if (total != 1) r.fail(path, to_string(total), "the initial law must sum to exactly 1");
     return law;
   };
-  if (n.is_static) {
+  if (n.is_static()) {
     r.object(init, mp + "/initial");
     for (const auto& [k, v] : init.items())
       if (k != n.worlds[0] && k != n.worlds[1])
@@ -275,9 +319,26 @@ Game parse_spec(std::string_view text, const std::string& source) {
   } else {
     g.initial[0] = law_of(init, mp + "/initial");
     g.initial[1] = g.initial[0];
-    std::vector<MessagePair> pairs;
-    for (const auto& [a, b] : n.allowed) pairs.push_back({*mech->message_id(a), *mech->message_id(b)});
-    g.verifier = std::make_shared<PairsVerifier>(std::move(pairs), n.max_differing);
+    auto pair_of = [&](const std::pair<std::string, std::string>& p) {
+      return MessagePair{*mech->message_id(p.first), *mech->message_id(p.second)};
+    };
+    if (n.type == "pairs") {
+      std::vector<MessagePair> pairs;
+      for (const auto& p : n.allowed) pairs.push_back(pair_of(p));
+      g.verifier = std::make_shared<PairsVerifier>(std::move(pairs), n.max_differing);
+    } else {
+      std::vector<std::string> names;
+      for (const auto& [name, edges] : n.automaton) names.push_back(name);
+      auto index = [&](const std::string& name) {
+        return static_cast<VerifierState>(std::find(names.begin(), names.end(), name) - names.begin());
+      };
+      std::vector<std::vector<AutomatonVerifier::Edge>> edges;
+      for (const auto& [name, list] : n.automaton) {
+        edges.emplace_back();
+        for (const auto& e : list) edges.back().push_back({pair_of(e.pair), index(e.next)});
+      }
+      g.verifier = std::make_shared<AutomatonVerifier>(names, index(n.automaton_initial), std::move(edges));
+    }
   }
   g.mechanism = mech;
   try {

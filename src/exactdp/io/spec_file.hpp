@@ -23,7 +23,8 @@
 ///   the number the user wrote.
 /// * `neighbours` is `{"type": "static", "worlds": [x, x′]}` with `initial` mapping each world to
 ///   a state (or to an initial law `{state: p, …}`), or `{"type": "pairs", "allowed": [[m₀, m₁],
-///   …], "max_differing": k}` with a single `initial` state (A.7).
+///   …], "max_differing": k}` or `{"type": "automaton", "initial": σ₀, "states": {σ: [{"pair":
+///   [m₀, m₁], "next": σ′}, …]}}` (AutomatonVerifier), both with a single `initial` state (A.7).
 /// * `messages` (optional) fixes the order of the message alphabet; every message key of a rule
 ///   and every message of an allowed pair belongs to it as well.
 /// * Optional documentation keys anywhere at top level: `description`, `source`, `comment`.
