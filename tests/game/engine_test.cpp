@@ -192,6 +192,21 @@ TEST(EngineWitness, MPRefutedClaimHasReadableWitness) {
   EXPECT_NE(text.find("4/15"), std::string::npos);
 }
 
+TEST(EngineWitness, CheckClaimGivesExactDeltaAndWitness) {
+  auto g = testing::mp();
+  auto holds = check_approximate_dp(g, 4, q(4, 15));
+  EXPECT_TRUE(holds.holds);
+  EXPECT_FALSE(holds.witness.has_value());
+  EXPECT_EQ(holds.delta_forward, 0);
+  EXPECT_EQ(holds.delta_backward, q(4, 15));
+  auto pure = check_approximate_dp(g, 7, 0);  // pure level 8: not ln 7-DP
+  EXPECT_FALSE(pure.holds);
+  ASSERT_TRUE(pure.witness.has_value());
+  EXPECT_EQ(pure.witness->delta(), pure.delta_backward);
+  EXPECT_TRUE(check_approximate_dp(g, 8, 0).holds);
+  EXPECT_THROW(check_approximate_dp(g, 2, q(3, 2)), Error);
+}
+
 TEST(EngineWitness, FewestRoundsFirst) {
   // R2 at λ = 1: one round already gives TV 1/3 > 1/4.
   auto w = find_violation(testing::r2(), 1, q(1, 4));

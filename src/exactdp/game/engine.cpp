@@ -498,11 +498,9 @@ Witness worst_case_adversary(const Game& game, const Rational& lambda, unsigned 
   return witness_from(s, s.horizon(), direction);
 }
 
-std::optional<Witness> find_violation(const Game& game, const Rational& lambda, const Rational& delta,
-                                      const EngineOptions& options) {
-  check_lambda("find_violation", lambda);
-  if (sgn(delta) < 0 || delta > 1) throw Error("find_violation", "delta", to_string(delta), "delta must lie in [0, 1]");
-  Solver<HockeyStickAt> s(game, HockeyStickAt{lambda}, options, "find_violation");
+namespace {
+/// Iterative deepening on one memo (keys carry the rounds left, so the runs share subtrees).
+std::optional<Witness> shortest_violation(Solver<HockeyStickAt>& s, const Rational& delta) {
   const Rational z = Solver<HockeyStickAt>::root_scale();
   for (unsigned t = 1; t <= s.horizon(); ++t) {
     const auto& e = s.solve(s.root(t));
@@ -511,6 +509,34 @@ std::optional<Witness> find_violation(const Game& game, const Rational& lambda, 
     return witness_from(s, t, d1 > d0 ? 1u : 0u);
   }
   return std::nullopt;
+}
+
+void check_claim(const char* where, const Rational& lambda, const Rational& delta) {
+  check_lambda(where, lambda);
+  if (sgn(delta) < 0 || delta > 1) throw Error(where, "delta", to_string(delta), "delta must lie in [0, 1]");
+}
+}  // namespace
+
+std::optional<Witness> find_violation(const Game& game, const Rational& lambda, const Rational& delta,
+                                      const EngineOptions& options) {
+  check_claim("find_violation", lambda, delta);
+  Solver<HockeyStickAt> s(game, HockeyStickAt{lambda}, options, "find_violation");
+  return shortest_violation(s, delta);
+}
+
+ClaimCheck check_approximate_dp(const Game& game, const Rational& lambda, const Rational& delta, const EngineOptions& options) {
+  check_claim("check_approximate_dp", lambda, delta);
+  Solver<HockeyStickAt> s(game, HockeyStickAt{lambda}, options, "check_approximate_dp");
+  ClaimCheck c;
+  c.horizon = s.horizon();
+  c.witness = shortest_violation(s, delta);
+  const auto& e = s.solve(s.root(s.horizon()));
+  const Rational z = Solver<HockeyStickAt>::root_scale();
+  c.delta_forward = z * e.value[0];
+  c.delta_backward = z * e.value[1];
+  c.holds = !c.witness.has_value();
+  c.stats = s.stats();
+  return c;
 }
 
 }  // namespace exactdp

@@ -161,6 +161,22 @@ struct Witness {
 Witness worst_case_adversary(const Game& game, const Rational& lambda, unsigned direction,
                              const EngineOptions& options = {});
 
+/// The verdict on a claim "(ln λ, δ)-DP against adaptive adversaries up to the horizon".
+struct ClaimCheck {
+  bool holds = false;
+  unsigned horizon = 0;
+  Rational delta_forward;    ///< sup_A H_λ(V₀‖V₁) at the full horizon (exact)
+  Rational delta_backward;   ///< sup_A H_λ(V₁‖V₀) at the full horizon (exact)
+  std::optional<Witness> witness;  ///< when refuted: a witness at the fewest rounds
+  EngineStats stats;
+};
+
+/// Checks "(ln λ, δ)-DP up to the horizon" (δ = 0: pure ln λ-DP) with one shared memo: the exact
+/// δ(λ) in both directions at the full horizon, and when δ(λ) > δ the witness of find_violation
+/// (fewest rounds). Preconditions: λ ≥ 0, 0 ≤ δ ≤ 1 (exactdp::Error otherwise).
+ClaimCheck check_approximate_dp(const Game& game, const Rational& lambda, const Rational& delta,
+                                const EngineOptions& options = {});
+
 /// Refutes the claim "(ln λ, δ)-DP up to the horizon": std::nullopt if δ(λ) ≤ δ; otherwise a
 /// witness with P_b(S) − λ·P_{1−b}(S) > δ found at the fewest rounds t ≤ T at which the claim
 /// already fails (iterative deepening on one shared memo), in the direction with the larger
