@@ -272,7 +272,7 @@ rc::Gen<RandomMechanism> random_mechanism() {
   });
 }
 
-std::shared_ptr<TableMechanism> table_of(const RandomMechanism& r) {
+std::shared_ptr<TableMechanism> table_of(const RandomMechanism& r, const std::array<std::string, 2>& answer = {"0", "1"}) {
   std::vector<std::pair<std::string, TableMechanism::StateTable>> states;
   for (int s = 0; s < r.n; ++s) {
     TableMechanism::StateTable t;
@@ -282,7 +282,7 @@ std::shared_ptr<TableMechanism> table_of(const RandomMechanism& r) {
         for (int x = 0; x < r.n; ++x) sum += r.at(s, m, a, x);
       for (int a = 0; a < 2; ++a)
         for (int x = 0; x < r.n; ++x)
-          if (r.at(s, m, a, x) > 0) t.rules[std::to_string(m)].push_back({q(r.at(s, m, a, x), sum), std::to_string(a), "s" + std::to_string(x)});
+          if (r.at(s, m, a, x) > 0) t.rules[std::to_string(m)].push_back({q(r.at(s, m, a, x), sum), answer[std::size_t(a)], "s" + std::to_string(x)});
     }
     states.push_back({"s" + std::to_string(s), t});
   }
@@ -425,6 +425,20 @@ RC_GTEST_PROP(EngineBruteForce, AutomatonGamesEqualEnumerationOfAllAdversaries, 
   Game g = random_pairs_game(r, all, std::nullopt, horizon);
   g.verifier = std::make_shared<AutomatonVerifier>(std::vector<std::string>{"a", "b"}, 0, edges);
   check_against_brute_force(g, horizon);
+}
+
+// Post-processing never increases the profile (data processing, A.1; HSV L2.16 for interactive
+// post-processing): relabelling answers by a fixed map (possibly merging them) can only lower
+// both directional worst-case profiles.
+RC_GTEST_PROP(EngineBruteForce, PostProcessingAnswersNeverIncreasesTheProfile, ()) {
+  auto r = *random_mechanism();
+  const unsigned horizon = *rc::gen::inRange(1u, 4u);
+  const std::array<std::string, 2> merged{"a", *rc::gen::element<std::string>("a", "b")};
+  auto original = worst_case_profile(static_game("original", table_of(r), {0, 1}, horizon)).profile;
+  auto processed = worst_case_profile(static_game("processed", table_of(r, merged), {0, 1}, horizon)).profile;
+  RC_ASSERT(max(original.forward(), processed.forward()) == original.forward());
+  RC_ASSERT(max(original.backward(), processed.backward()) == original.backward());
+  if (merged[1] == "a") RC_ASSERT(processed.delta(0) == 1 && processed.delta(1) == 0);  // one answer: no information
 }
 
 /// A random decision tree over the static game's messages up to @p rounds.
