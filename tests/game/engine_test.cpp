@@ -229,6 +229,11 @@ TEST(EngineLimits, RefusesBeyondMaxNodesWithEstimate) {
     EXPECT_EQ(e.estimate(), estimate_game_size(g, 12));
     EXPECT_NE(std::string(e.what()).find("max_nodes"), std::string::npos);
   }
+  // R2 at horizon 12: about a hundred belief pairs, but the optimal adversary's tree at λ = 1 has
+  // thousands of nodes — the witness is refused, not the evaluation
+  o.max_nodes = 1000;
+  EXPECT_NO_THROW(worst_case_hockey_stick(g, 1, o));
+  EXPECT_THROW(worst_case_adversary(g, 1, 0, o), GameTooLarge);
   EXPECT_THROW(worst_case_renyi_moment(g, 1), Error);
   EXPECT_THROW(worst_case_hockey_stick(g, -1), Error);
 }

@@ -8,9 +8,9 @@
 
 namespace exactdp {
 
-GameTooLarge::GameTooLarge(const std::string& where, std::uint64_t estimate, std::uint64_t limit)
+GameTooLarge::GameTooLarge(const std::string& where, std::uint64_t estimate, std::uint64_t limit, const std::string& what)
     : Error(where, "max_nodes", std::to_string(limit),
-            "the game needs more than max_nodes distinct belief pairs (history-tree estimate " +
+            "the run needs more than max_nodes " + what + " (history-tree estimate of the game " +
                 std::to_string(estimate) + " nodes); raise EngineOptions::max_nodes (--max-nodes) or lower the horizon"),
       estimate_(estimate), limit_(limit) {}
 
@@ -173,6 +173,7 @@ public:
   const EngineStats& stats() const { return stats_; }
   const F& functional() const { return f_; }
   std::uint64_t max_nodes() const { return options_.max_nodes; }
+  const Game& game() const { return game_; }
 
   /// The root key with @p rounds left and its normaliser (Z = 2: both initial laws have mass 1).
   Key root(unsigned rounds) const {
@@ -311,7 +312,8 @@ void extract(Solver<HockeyStickAt>& solver, const Key& k, const Rational& z, uns
   adv.set_send(node, solver.actions(k).at(action));
   for (const auto& c : solver.expand(k, action)) {
     if (adv.nodes().size() >= solver.max_nodes())
-      throw GameTooLarge("witness", adv.nodes().size(), solver.max_nodes());
+      throw GameTooLarge("witness", estimate_game_size(solver.game(), solver.horizon()), solver.max_nodes(),
+                         "nodes of the witness's decision tree");
     std::size_t child = adv.add_node(std::nullopt);
     adv.set_child(node, c.answer, child);
     view.push_back(c.answer);
@@ -415,7 +417,7 @@ void oblivious_search(const Game& game, const EngineOptions& options, VerifierSt
     for (const auto& [beliefs, w] : layer) {
       if (++stats.nodes_visited > options.max_nodes)
         throw GameTooLarge("worst_case_profile_oblivious", estimate_game_size(game, options.horizon.value_or(game.horizon)),
-                           options.max_nodes);
+                           options.max_nodes, "belief expansions over the oblivious sequences");
       const Key k{sigma, rounds, beliefs};
       for (auto& c : children(*game.mechanism, k, acts[i], next)) out[std::move(c.key.belief)] += w * c.z;
     }

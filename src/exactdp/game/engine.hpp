@@ -50,7 +50,9 @@ struct EngineStats {
 /// the game size (estimate_game_size) and the limit.
 class GameTooLarge : public Error {
 public:
-  GameTooLarge(const std::string& where, std::uint64_t estimate, std::uint64_t limit);
+  /// @param what  what exceeded the limit (default: distinct belief pairs of the game)
+  GameTooLarge(const std::string& where, std::uint64_t estimate, std::uint64_t limit,
+               const std::string& what = "distinct belief pairs");
   std::uint64_t estimate() const { return estimate_; }
   std::uint64_t limit() const { return limit_; }
 
