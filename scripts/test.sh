@@ -2,7 +2,7 @@
 # Builds exactdp in Debug with AddressSanitizer and UndefinedBehaviorSanitizer and runs the
 # whole test suite through CTest: unit and property tests (GoogleTest + RapidCheck), the
 # command-line tests (pytest), the install + find_package consumer test and the documentation
-# build (Doxygen, warnings are errors).
+# build (Doxygen, warnings are errors); then builds and tests the Python package (python/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -10,5 +10,16 @@ jobs=$(nproc 2>/dev/null || echo 2)
 cmake -S . -B build/test -G Ninja -DCMAKE_BUILD_TYPE=Debug -DEXACTDP_BUILD_TESTS=ON -DEXACTDP_BUILD_CLI=ON -DEXACTDP_BUILD_DOCS=ON -DEXACTDP_BUILD_BENCH=OFF \
   -DPython3_EXECUTABLE="$(command -v python3)" >/dev/null
 cmake --build build/test -j "$jobs"
-cd build/test
-ctest --output-on-failure -j "$jobs" "$@"
+(cd build/test && ctest --output-on-failure -j "$jobs" "$@")
+
+# The Python package (python/): pip builds it from ../src with scikit-build-core + nanobind (about
+# a minute) and pytest runs python/tests against the CLI just built. It needs pip and the Python
+# headers; a Python without them (a bare Debian python3) skips this step with a notice.
+if python3 -m pip --version >/dev/null 2>&1 &&
+   python3 -c 'import os, sysconfig; assert os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h"))' 2>/dev/null; then
+  # Debian's Python refuses pip into its own site-packages (PEP 668) unless told
+  python3 -m pip install --quiet ./python 2>/dev/null || python3 -m pip install --quiet --break-system-packages ./python
+  EXACTDP_BIN="$PWD/build/test/exactdp" python3 -m pytest -q -p no:cacheprovider python/tests
+else
+  echo "exactdp: skipping the Python package tests: python3 lacks pip or its headers (Python.h)" >&2
+fi

@@ -1,0 +1,17 @@
+"""exactdp: exact (rational) and certified (interval) privacy accounting.
+
+Exact values are ``fractions.Fraction``; certified values are ``(lo, hi)`` tuples of ``Fraction``
+that enclose the truth; ``math.inf`` stands for +inf. Inputs are ``Fraction``, ``int`` or exact
+strings (``"0.1"`` is 1/10); Python floats are refused.
+
+>>> import exactdp
+>>> rr = exactdp.parse_mechanism_spec("rr:lambda=11/10").exact_loss()
+>>> exactdp.PrivacyProfile(rr.self_compose(10)).least_lambda("1/1000")
+Fraction(81684104240933, 40000000000000)
+"""
+from ._core import (Error, MechanismSpec, PrivacyLoss, PrivacyProfile, TradeOff, compose, max_ratio,
+                    parse_mechanism_spec, renyi_moment)
+from .audit import audit
+
+__all__ = ["Error", "MechanismSpec", "PrivacyLoss", "PrivacyProfile", "TradeOff", "audit", "compose",
+           "max_ratio", "parse_mechanism_spec", "renyi_moment"]

@@ -1,0 +1,174 @@
+// exactdp._core: nanobind bindings of the exactdp library. Exact values cross into Python as
+// fractions.Fraction, certified ones as (lo, hi) tuples of Fraction (the exact MPFR endpoints of
+// the enclosure), +∞ as math.inf. Numbers come in as Fraction, int or exact strings ("0.1" is
+// 1/10); Python floats are refused, because a binary double is not the number the user meant.
+#include "exactdp/core/error.hpp"
+#include "exactdp/divergence/hockey_stick.hpp"
+#include "exactdp/divergence/privacy_loss.hpp"
+#include "exactdp/divergence/renyi.hpp"
+#include "exactdp/divergence/tradeoff.hpp"
+#include "exactdp/io/claims.hpp"
+#include "exactdp/mechanism/spec.hpp"
+
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+
+#include <string>
+
+namespace nb = nanobind;
+using namespace exactdp;
+
+namespace {
+
+Rational rational(nb::handle h, const char* field) {
+  if (PyFloat_Check(h.ptr()))
+    throw nb::type_error((std::string(field) + ": Python floats are binary approximations; pass a Fraction, an int or a "
+                                               "string such as '0.1'")
+                             .c_str());
+  if (PyBool_Check(h.ptr())) throw nb::type_error((std::string(field) + ": expected a number, not a bool").c_str());
+  return parse_rational(nb::str(h).c_str(), field);
+}
+
+unsigned long count(nb::handle h, const char* field) {
+  Rational k = rational(h, field);
+  if (k.get_den() != 1 || k < 1 || k > 100000000)
+    throw Error("exactdp", field, to_string(k), "must be an integer between 1 and 100000000");
+  return k.get_num().get_ui();
+}
+
+nb::object fraction(const Rational& q) {
+  return nb::module_::import_("fractions").attr("Fraction")(nb::str(to_string(q).c_str()));
+}
+
+nb::object infinity() { return nb::module_::import_("math").attr("inf"); }
+
+nb::object extended(const ExtendedRational& x) { return x.is_infinite() ? infinity() : fraction(x.value()); }
+
+/// (lo, hi) with the exact endpoints; ±math.inf for infinite ends.
+nb::object interval(const Interval& x) {
+  nb::object lo = x.lower_is_finite() ? fraction(x.lower()) : (x.upper_is_finite() ? -infinity() : infinity());
+  nb::object hi = x.upper_is_finite() ? fraction(x.upper()) : infinity();
+  return nb::make_tuple(lo, hi);
+}
+
+PrivacyLoss from_masses(nb::iterable masses) {
+  std::vector<std::pair<Rational, Rational>> m;
+  for (nb::handle pq : masses) {
+    nb::sequence s = nb::borrow<nb::sequence>(pq);
+    if (nb::len(s) != 2) throw nb::value_error("from_masses: each entry must be a pair (P mass, Q mass)");
+    m.emplace_back(rational(s[0], "P mass"), rational(s[1], "Q mass"));
+  }
+  return PrivacyLoss::from_masses(m, "from_masses");
+}
+
+}  // namespace
+
+NB_MODULE(_core, m) {
+  m.doc() = "Exact and certified privacy accounting (bindings of the exactdp C++ library)";
+  nb::exception<Error>(m, "Error", PyExc_ValueError);
+
+  nb::class_<PrivacyLoss>(m, "PrivacyLoss",
+                          "The privacy-loss distribution of an ordered pair (P, Q) of finite distributions, exact.")
+      .def_static("from_masses", &from_masses, nb::arg("masses"),
+                  "From a list of (P(y), Q(y)) pairs, one per outcome y (Fraction, int or exact strings).")
+      .def_static("identity", &PrivacyLoss::identity, "The pair of two equal point masses (neutral for compose).")
+      .def_prop_ro("atoms",
+                   [](const PrivacyLoss& l) {
+                     nb::list out;
+                     for (const auto& a : l.atoms()) out.append(nb::make_tuple(extended(a.ratio), fraction(a.p), fraction(a.q)));
+                     return out;
+                   },
+                   "The atoms as (ratio, P mass, Q mass), ratio = P/Q (math.inf when Q = 0).")
+      .def("compose", [](const PrivacyLoss& a, const PrivacyLoss& b) { return compose(a, b); }, nb::arg("other"),
+           "The loss of the product pair (P×P', Q×Q').")
+      .def("self_compose", [](const PrivacyLoss& a, nb::handle k) { return a.self_compose(count(k, "k")); }, nb::arg("k"),
+           "The k-fold composition with itself.")
+      .def("swapped", &PrivacyLoss::swapped, "The loss of (Q, P).")
+      .def("__len__", &PrivacyLoss::size)
+      .def("__eq__", [](const PrivacyLoss& a, const PrivacyLoss& b) { return a == b; });
+  m.def("compose", [](const PrivacyLoss& a, const PrivacyLoss& b) { return compose(a, b); });
+
+  nb::class_<PrivacyProfile>(m, "PrivacyProfile", "δ(λ) = max(H_λ(P‖Q), H_λ(Q‖P)), exact.")
+      .def(nb::init<const PrivacyLoss&>(), nb::arg("loss"))
+      .def("delta", [](const PrivacyProfile& p, nb::handle lambda) { return fraction(p.delta(rational(lambda, "lambda"))); },
+           nb::arg("lambda_"), "δ at an exact λ = e^ε ≥ 0 (a Fraction).")
+      .def("delta_at_epsilon",
+           [](const PrivacyProfile& p, nb::handle eps, long precision) {
+             return interval(p.delta(exp(Interval(rational(eps, "epsilon"), precision))));
+           },
+           nb::arg("epsilon"), nb::arg("precision") = 128, "δ at a real ε = ln λ, certified: (lo, hi).")
+      .def("least_lambda", [](const PrivacyProfile& p, nb::handle d) { return extended(p.least_lambda(rational(d, "delta"))); },
+           nb::arg("delta"), "The least λ ≥ 1 with δ(λ) ≤ delta: a Fraction, or math.inf.")
+      .def("least_epsilon",
+           [](const PrivacyProfile& p, nb::handle d, long precision) {
+             Rational delta = rational(d, "delta");
+             if (p.least_lambda(delta).is_infinite()) return nb::make_tuple(infinity(), infinity());
+             return nb::borrow<nb::tuple>(interval(p.least_epsilon(delta, precision)));
+           },
+           nb::arg("delta"), nb::arg("precision") = 128, "ln(least_lambda(delta)), certified: (lo, hi).");
+
+  nb::class_<TradeOff>(m, "TradeOff", "The f-DP trade-off function T(P, Q), exact and piecewise linear.")
+      .def_static("of", &TradeOff::of, nb::arg("loss"))
+      .def_prop_ro("vertices",
+                   [](const TradeOff& t) {
+                     nb::list out;
+                     for (const auto& v : t.vertices()) out.append(nb::make_tuple(fraction(v.alpha), fraction(v.beta)));
+                     return out;
+                   },
+                   "The vertices (α, β) of the curve.")
+      .def("__call__", [](const TradeOff& t, nb::handle a) { return fraction(t(rational(a, "alpha"))); }, nb::arg("alpha"));
+
+  m.def("renyi_moment",
+        [](const PrivacyLoss& l, nb::handle alpha, long precision) -> nb::object {
+          Rational a = rational(alpha, "alpha");
+          if (a.get_den() == 1 && a >= 2) return extended(renyi_moment(l, a.get_num().get_ui()));
+          return interval(renyi_moment(l, a, precision));
+        },
+        nb::arg("loss"), nb::arg("alpha"), nb::arg("precision") = 128,
+        "Φ_α(P‖Q) = Σ p^α q^{1−α}: exact (Fraction or math.inf) for integer α ≥ 2, certified (lo, hi) otherwise.");
+  m.def("max_ratio", [](const PrivacyLoss& l) { return extended(max_ratio(l)); }, nb::arg("loss"),
+        "max P(y)/Q(y) (e^{D_∞}), exact or math.inf.");
+
+  nb::class_<MechanismSpec>(m, "MechanismSpec", "A parsed mechanism SPEC, as in `exactdp compose`.")
+      .def_prop_ro("family", [](const MechanismSpec& s) { return to_string(s.family()); })
+      .def_prop_ro("parameters",
+                   [](const MechanismSpec& s) {
+                     nb::dict d;
+                     for (const auto& p : s.parameters()) d[p.key.c_str()] = fraction(p.value);
+                     return d;
+                   })
+      .def("__str__", &MechanismSpec::to_string)
+      .def("__repr__", [](const MechanismSpec& s) { return "parse_mechanism_spec('" + s.to_string() + "')"; })
+      .def("describe", &MechanismSpec::describe)
+      .def("exact_loss", [](const MechanismSpec& s) -> nb::object {
+        auto l = s.exact_loss();
+        return l ? nb::cast(*l) : nb::none();
+      }, "The exact PrivacyLoss of one use, or None when the masses are irrational.")
+      .def("supports_composition", [](const MechanismSpec& s, nb::handle k) { return s.supports_composition(count(k, "times")); },
+           nb::arg("times"))
+      .def("delta_at_epsilon",
+           [](const MechanismSpec& s, nb::handle eps, nb::handle times, long precision) {
+             return interval(s.delta_at_epsilon(Interval(rational(eps, "epsilon"), precision), count(times, "times")));
+           },
+           nb::arg("epsilon"), nb::arg("times") = 1, nb::arg("precision") = 128,
+           "δ(ε) of the times-fold composition, certified: (lo, hi).")
+      .def("epsilon_at_delta",
+           [](const MechanismSpec& s, nb::handle d, nb::handle times) {
+             return interval(s.epsilon_at_delta(rational(d, "delta"), count(times, "times")));
+           },
+           nb::arg("delta"), nb::arg("times") = 1, "The least ε of the times-fold composition, certified: (lo, hi).")
+      .def("renyi", [](const MechanismSpec& s, nb::handle a, long precision) { return interval(s.renyi(rational(a, "alpha"), precision)); },
+           nb::arg("alpha"), nb::arg("precision") = 128, "Rényi divergence of order α of one use, certified: (lo, hi).")
+      .def("zcdp", [](const MechanismSpec& s) -> nb::object {
+        auto r = s.zcdp();
+        return r ? fraction(*r) : nb::none();
+      });
+  m.def("parse_mechanism_spec", [](const std::string& text) { return parse_mechanism_spec(text); }, nb::arg("text"));
+
+  m.def("_audit_json",
+        [](const std::string& text, const std::string& source, int digits) {
+          return audit_report_json(audit_claims(parse_claims(text, source)), digits);
+        },
+        nb::arg("text"), nb::arg("source"), nb::arg("digits") = 10,
+        "The report of `exactdp audit --json` for claims text (exactdp-claims/1).");
+}
