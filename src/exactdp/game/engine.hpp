@@ -60,10 +60,11 @@ private:
   std::uint64_t estimate_, limit_;
 };
 
-/// An upper bound on the number of nodes of the game tree up to @p horizon without memoisation:
-/// Σ_{t ≤ T} b^t with b = (allowed pairs at the root) × (distinct answers of those pairs from the
-/// initial states), saturating at UINT64_MAX. Memoisation usually evaluates far fewer nodes; the
-/// engine enforces EngineOptions::max_nodes on the nodes it actually evaluates.
+/// An estimate, computed without running the game, of the number of nodes of the game tree up to
+/// @p horizon without memoisation: Σ_{t ≤ T} b^t with b = (allowed pairs at the root) × (distinct
+/// answers of those pairs from the initial states), saturating at UINT64_MAX. The branching is
+/// measured at the root only, so it is an estimate, not a bound. Memoisation usually evaluates far
+/// fewer nodes; the engine enforces EngineOptions::max_nodes on the nodes it actually evaluates.
 std::uint64_t estimate_game_size(const Game& game, unsigned horizon);
 
 /// sup_A H_λ in both directions at one λ (THEOREMS.md B.2).
