@@ -220,6 +220,10 @@ using View = std::vector<AnswerId>;
 /// likelihoods over beliefs (THEOREMS.md A.3, LYU22 (14)–(16)). Throws exactdp::Error if the
 /// adversary sends a pair the verifier does not allow at that point.
 NeighbouringPair<View> view_distributions(const Game& game, const Adversary& adversary, unsigned horizon);
+/// The same up to the game's own horizon.
+inline NeighbouringPair<View> view_distributions(const Game& game, const Adversary& adversary) {
+  return view_distributions(game, adversary, game.horizon);
+}
 
 /// "a0 q a1 …": a view with answer names.
 std::string describe_view(const InteractiveMechanism& mechanism, const View& view);
