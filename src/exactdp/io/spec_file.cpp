@@ -261,15 +261,19 @@ Game parse_spec(std::string_view text, const std::string& source) {
   std::vector<std::pair<std::string, TableMechanism::StateTable>> tables;
   std::set<std::string> names;
   for (const auto& [s, v] : states.items()) names.insert(s);
+  // A next state that is not a key of `states` has halted, as if listed with {} (the example of
+  // issue 3 relies on it); an initial state must be listed.
+  std::vector<std::string> implicit;
   for (const auto& [s, v] : states.items()) {
     const std::string sp = mp + "/states/" + segment(s);
     auto t = read_state(r, v, sp);
     for (const auto& [msg, rows] : t.rules)
-      for (std::size_t i = 0; i < rows.size(); ++i)
-        if (!names.count(rows[i].next))
-          r.fail(sp + "/" + segment(msg) + "/" + std::to_string(i) + "/next", rows[i].next, "unknown state (not a key of /mechanism/states)");
+      for (const auto& row : rows)
+        if (!names.count(row.next) && std::find(implicit.begin(), implicit.end(), row.next) == implicit.end())
+          implicit.push_back(row.next);
     tables.emplace_back(s, std::move(t));
   }
+  for (const auto& s : implicit) tables.emplace_back(s, TableMechanism::StateTable{true, {}});
   std::shared_ptr<TableMechanism> mech;
   try {
     mech = std::make_shared<TableMechanism>(g.name, std::move(tables), messages);

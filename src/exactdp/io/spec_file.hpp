@@ -17,7 +17,8 @@
 ///
 /// * `states` maps state → message → list of (probability, answer, next state) (THEOREMS.md A.3);
 ///   `"*"` matches every message a state does not list; a message without an entry is answered
-///   `"invalid"` and the state stays; a state listed as `{}` has halted and answers `"halt"`.
+///   `"invalid"` and the state stays; a state listed as `{}` has halted and answers `"halt"`, and
+///   so has a next state that is not listed at all (initial states must be listed).
 /// * Probabilities are exact: strings `"1/3"`, `"0.25"`, `"1e-3"` (exactdp::parse_rational) or
 ///   the JSON integers 0 and 1. JSON numbers with a fraction are refused: a binary double is not
 ///   the number the user wrote.
