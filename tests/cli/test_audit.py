@@ -94,7 +94,9 @@ def test_sound_and_unsound_epsilon_claims_on_exact_rr(tmp_path):
         assert r[rid]["true_lambda"] == "81684104240933/40000000000000"
         assert encloses(r[rid]["true_epsilon"], eps)
     assert r["loose"]["verdict"] == "sound"
-    assert r["tight-below"]["verdict"] == "unsound" and r["tight-below"]["slack"] is None
+    assert r["tight-below"]["verdict"] == "unsound"
+    shortfall = r["tight-below"]["slack"]["absolute"]  # claimed - true < 0 for an unsound claim
+    assert encloses(shortfall, Decimal("0.7139799662") - eps) and lo_hi(shortfall)[1] < 0
     assert r["tight-above"]["verdict"] == "sound"
     assert r["basic-wrong"]["verdict"] == "unsound"
     assert r["basic-wrong"]["neighbouring"] == "replace-one"
@@ -120,7 +122,7 @@ def test_infinite_truth_makes_every_finite_claim_unsound(tmp_path):
     # RR(ln 2, 1/10): catastrophic mass 1/10 per use, so delta = 1/20 admits no finite epsilon
     r = results(tmp_path, [{"id": "c", "mechanism": "rr:lambda=2,delta=1/10", "times": 1,
                             "delta": "1/20", "claimed_epsilon": "50"}], expect=1)
-    assert r["c"]["verdict"] == "unsound" and r["c"]["true_epsilon"] == "inf"
+    assert r["c"]["verdict"] == "unsound" and r["c"]["true_epsilon"] == "inf" and r["c"]["slack"] is None
 
 
 def test_zero_epsilon_truth_is_exact(tmp_path):
@@ -195,6 +197,23 @@ def test_certified_gaussian_delta(tmp_path):
     r4 = results(tmp_path, [dict(base, id="k4", mechanism="gauss:sigma=2", times=4, claimed_delta="0.13")], expect=0)
     lo4, hi4 = lo_hi(r4["k4"]["true_delta"])
     assert lo4 <= hi and lo <= hi4
+
+
+def test_pure_mechanisms_answer_true_equalities_exactly(tmp_path):
+    # DLap with epsilon = 1/2 (sensitivity 1) is exactly 1/2-DP: 3 uses have largest loss 3/2, so
+    # the least epsilon at delta = 0 is 3/2 and delta(epsilon) = 0 for epsilon >= 3/2; Laplace
+    # b = 2 is exactly 1/2-DP. An enclosure alone could never decide a claim equal to these.
+    base = {"mechanism": "dlaplace:epsilon=1/2", "times": 3}
+    r = results(tmp_path, [dict(base, id="eps-exact", delta="0", claimed_epsilon="1.5"),
+                           dict(base, id="eps-low", delta="0", claimed_epsilon="1.4999"),
+                           dict(base, id="delta-zero", epsilon="1.5", claimed_delta="0"),
+                           {"id": "laplace", "mechanism": "laplace:b=2", "delta": "0", "claimed_epsilon": "1/2"}],
+                expect=1)
+    assert r["eps-exact"]["true_epsilon"] == "3/2" and r["eps-exact"]["verdict"] == "sound"
+    assert r["eps-exact"]["slack"]["absolute"] == "0"
+    assert r["eps-low"]["verdict"] == "unsound" and r["eps-low"]["slack"]["absolute"] == "-1/10000"
+    assert r["delta-zero"]["true_delta"] == "0" and r["delta-zero"]["verdict"] == "sound"
+    assert r["laplace"]["true_epsilon"] == "1/2" and r["laplace"]["verdict"] == "sound"
 
 
 def test_text_output_and_exit_code_zero_when_all_sound(tmp_path):

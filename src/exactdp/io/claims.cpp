@@ -116,7 +116,7 @@ Claim parse_claim(const json& c, const std::string& source, const std::string& a
 TrueValue exact_value(const Rational& q, Precision precision) { return {q, false, Interval(q, precision)}; }
 TrueValue certified_value(const Interval& x) { return {std::nullopt, false, x}; }
 
-/// claimed − truth and (claimed − truth)/truth for a sound claim.
+/// claimed − truth and (claimed − truth)/truth (negative for an unsound claim).
 void set_slack(ClaimResult& r, Precision precision) {
   const TrueValue& t = r.truth;
   const Rational& c = r.claim.claimed;
@@ -196,7 +196,32 @@ Interval certified_truth(const Claim& c, Precision p) {
   return loss ? loss->self_compose(c.times).delta_at_epsilon(eps) : c.spec.delta_at_epsilon(eps, c.times);
 }
 
+/// Pure mechanisms (δ = 0 guarantee with an exact ε₀): k uses are exactly (k·ε₀, 0)-DP with
+/// k·ε₀ the largest privacy loss, attained with positive probability (basic composition, tight).
+/// So δ(ε) = 0 for ε ≥ k·ε₀ and the least ε at δ = 0 is k·ε₀ — true equalities that an
+/// enclosure could never separate from a claim of exactly that value (decide.hpp). True when it
+/// answered the claim exactly.
+bool audit_pure(ClaimResult& r) {
+  const Claim& c = r.claim;
+  auto g = c.spec.dp_guarantee();
+  if (!g || sgn(g->delta) != 0) return false;
+  auto eps0 = g->epsilon.exact_epsilon();
+  if (!eps0) return false;
+  const Rational total = *eps0 * Rational(static_cast<long>(c.times));
+  r.method = "pure DP: " + std::to_string(c.times) + " uses of an " + to_string(*eps0) + "-DP mechanism whose largest privacy loss is attained";
+  if (c.kind == Claim::Kind::delta_at_epsilon && c.given >= total) {
+    r.truth = exact_value(Rational(0), default_precision);
+  } else if (c.kind == Claim::Kind::epsilon_at_delta && sgn(c.given) == 0) {
+    r.truth = exact_value(total, default_precision);
+  } else {
+    return false;
+  }
+  r.verdict = c.claimed < *r.truth.exact ? Verdict::unsound : Verdict::sound;
+  return true;
+}
+
 void audit_certified(ClaimResult& r, const AuditOptions& options) {
+  if (audit_pure(r)) return;
   const Rational& claimed = r.claim.claimed;
   r.method = r.claim.spec.certified_loss(options.start)
                  ? "privacy-loss distribution with exact likelihood ratios and certified masses"
@@ -291,7 +316,7 @@ ClaimResult audit_claim(const Claim& claim, const AuditOptions& options) {
   } else {
     audit_certified(r, options);
   }
-  if (r.verdict == Verdict::sound) set_slack(r, std::max(options.start, r.precision));
+  if (r.verdict != Verdict::undecided && !r.truth.infinite) set_slack(r, std::max(options.start, r.precision));
   return r;
 }
 

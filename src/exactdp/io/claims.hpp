@@ -23,8 +23,8 @@
 ///   per claim).
 ///
 /// Verdicts: a claim is **unsound** when it promises less privacy loss than the truth (claimed
-/// ε < true ε, or claimed δ < true δ), **sound** otherwise, with its slack (claimed − true,
-/// absolute and relative), and **undecided** only when a certified enclosure of the truth still
+/// ε < true ε, or claimed δ < true δ; its shortfall is reported as a negative slack), **sound**
+/// otherwise, with its slack (claimed − true, absolute and relative), and **undecided** only when a certified enclosure of the truth still
 /// straddles the claim at the highest precision tried. When the one-use privacy-loss distribution
 /// is exact (rational tables), the comparison is decided exactly — by Lindemann–Weierstrass,
 /// e^ε for rational ε ≠ 0 never equals a rational (THEOREMS.md B.15) — so it is never undecided.
@@ -84,8 +84,9 @@ struct ClaimResult {
   /// precision tried when undecided.
   Precision precision = 0;
   std::string method;  ///< how the truth was computed, one line
-  /// For sound claims: claimed − true (absolute) and (claimed − true)/true (relative; absent when
-  /// the truth is 0), exact when both are exact, certified otherwise.
+  /// For decided claims with a finite truth: claimed − true (absolute) and (claimed − true)/true
+  /// (relative; absent when the truth is 0), exact when both are exact, certified otherwise;
+  /// negative for an unsound claim (its shortfall).
   std::optional<TrueValue> slack_absolute, slack_relative;
 };
 
