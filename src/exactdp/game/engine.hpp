@@ -50,7 +50,10 @@ struct EngineStats {
 /// the game size (estimate_game_size) and the limit.
 class GameTooLarge : public Error {
 public:
-  /// @param what  what exceeded the limit (default: distinct belief pairs of the game)
+  /// @param where     the engine entry point that refused
+  /// @param estimate  the estimated size (see estimate_game_size)
+  /// @param limit     the limit that was exceeded (EngineOptions::max_nodes)
+  /// @param what      what exceeded the limit (default: distinct belief pairs of the game)
   GameTooLarge(const std::string& where, std::uint64_t estimate, std::uint64_t limit,
                const std::string& what = "distinct belief pairs");
   std::uint64_t estimate() const { return estimate_; }
