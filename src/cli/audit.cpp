@@ -26,7 +26,14 @@ std::string render_audit_text(const json& report) {
   for (const auto& r : report["results"]) {
     const bool eps = r.contains("claimed_epsilon");
     out += r["id"].get<std::string>() + ": " + r["verdict"].get<std::string>() + "\n";
-    out += "  " + r["mechanism"].get<std::string>() + ", " + std::to_string(r["times"].get<unsigned long>()) + " use(s)";
+    if (r.contains("mechanisms")) {
+      std::string parts;
+      for (const auto& m : r["mechanisms"])
+        parts += (parts.empty() ? "" : " + ") + m["mechanism"].get<std::string>() + " x" + std::to_string(m["times"].get<unsigned long>());
+      out += "  " + parts;
+    } else {
+      out += "  " + r["mechanism"].get<std::string>() + ", " + std::to_string(r["times"].get<unsigned long>()) + " use(s)";
+    }
     if (r.contains("neighbouring")) out += ", " + r["neighbouring"].get<std::string>();
     out += "\n";
     if (eps) {

@@ -216,6 +216,36 @@ def test_pure_mechanisms_answer_true_equalities_exactly(tmp_path):
     assert r["laplace"]["true_epsilon"] == "1/2" and r["laplace"]["verdict"] == "sound"
 
 
+def test_heterogeneous_compositions(tmp_path):
+    # RR(ln 2, 1/10) + RR(ln 3, 1/5): delta = 16/25, 13/25 at lambda = 1, 2 (THEOREMS.md E.3);
+    # delta(lambda) is strictly decreasing before lambda = 2, so the least lambda for 13/25 is 2
+    het = [{"mechanism": "rr:lambda=2,delta=1/10"}, {"mechanism": "rr:lambda=3,delta=1/5", "times": 1}]
+    ln2 = Decimal(2).ln()
+    r = results(tmp_path, [{"id": "tv", "mechanisms": het, "epsilon": "0", "claimed_delta": "16/25"},
+                           {"id": "low", "mechanisms": het, "delta": "13/25", "claimed_epsilon": "0.6931"},
+                           {"id": "high", "mechanisms": het, "delta": "13/25", "claimed_epsilon": "0.6932"},
+                           {"id": "pure", "mechanisms": [{"mechanism": "rr:epsilon=0.5", "times": 2}, {"mechanism": "dlaplace:epsilon=1/4"}],
+                            "delta": "0", "claimed_epsilon": "1.25"},
+                           {"id": "cert", "mechanisms": [{"mechanism": "rr:epsilon=0.5"}, {"mechanism": "rr:epsilon=0.25"}],
+                            "delta": "1/10", "claimed_epsilon": "1"}], expect=1)
+    assert r["tv"]["true_delta"] == "16/25" and r["tv"]["verdict"] == "sound" and r["tv"]["exact"] is True
+    assert [m["times"] for m in r["tv"]["mechanisms"]] == [1, 1]
+    assert r["low"]["true_lambda"] == "2" and r["low"]["verdict"] == "unsound" and encloses(r["low"]["true_epsilon"], ln2)
+    assert r["high"]["verdict"] == "sound"
+    assert r["pure"]["true_epsilon"] == "5/4" and r["pure"]["slack"]["absolute"] == "0"
+    # product of RR(1/2) and RR(1/4): ratios e^{+-1/2 +- 1/4}; least lambda by the top-set formula
+    l1, l2 = Decimal("0.5").exp(), Decimal("0.25").exp()
+    p1, p2 = l1 / (1 + l1), l2 / (1 + l2)
+    atoms = [(a * b, c * d) for a, c in ((p1, 1 - p1), (1 - p1, p1)) for b, d in ((p2, 1 - p2), (1 - p2, p2))]
+    atoms.sort(key=lambda t: t[0] / t[1], reverse=True)
+    best, ps, qs = Decimal(1), Decimal(0), Decimal(0)
+    for pm, qm in atoms:
+        ps, qs = ps + pm, qs + qm
+        best = max(best, (ps - Decimal("0.1")) / qs)
+    assert encloses(r["cert"]["true_epsilon"], best.ln()) and r["cert"]["verdict"] == "sound"
+    assert r["cert"]["exact"] is False
+
+
 def test_text_output_and_exit_code_zero_when_all_sound(tmp_path):
     p = audit(tmp_path, {"format": "exactdp-claims/1",
                          "claims": [{"id": "ok", "mechanism": "rr:lambda=11/10", "times": 10,
@@ -244,6 +274,12 @@ GOOD = {"id": "c", "mechanism": "rr:lambda=2", "times": 3, "delta": "1e-5", "cla
     ({"format": "exactdp-claims/1", "claims": [dict(GOOD, neighbouring="swap")]}, "/claims/0/neighbouring", "swap"),
     ({"format": "exactdp-claims/1", "claims": [GOOD, GOOD]}, "/claims/1/id", "c"),
     ({"format": "exactdp-claims/1", "claims": [dict(GOOD, colour="red")]}, "/claims/0/colour", ""),
+    ({"format": "exactdp-claims/1", "claims": [dict(GOOD, mechanisms=[{"mechanism": "rr:lambda=2"}])]}, "/claims/0/mechanisms", ""),
+    ({"format": "exactdp-claims/1", "claims": [{"id": "c", "delta": "0", "claimed_epsilon": "1",
+                                                "mechanisms": [{"mechanism": "rr:lambda=2"}, {"mechanism": "gauss:sigma=1"}]}]},
+     "/claims/0/mechanisms/1/mechanism", "gauss:sigma=1"),
+    ({"format": "exactdp-claims/1", "claims": [{"id": "c", "delta": "0", "claimed_epsilon": "1", "mechanisms": []}]},
+     "/claims/0/mechanisms", ""),
     ({"format": "exactdp-claims/1", "claims": [{"id": "c", "mechanism": "rr:lambda=2", "delta": "1e-5"}]},
      "/claims/0/claimed_epsilon", ""),
 ])

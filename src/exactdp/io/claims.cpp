@@ -18,7 +18,7 @@ using json = nlohmann::json;
 
 const char* const claims_format = "exactdp-claims/1";
 const std::set<std::string> documentation_keys = {"description", "source", "comment", "accountant"};
-const std::set<std::string> claim_keys = {"id", "mechanism", "times", "neighbouring", "sampling", "delta",
+const std::set<std::string> claim_keys = {"id", "mechanism", "mechanisms", "times", "neighbouring", "sampling", "delta",
                                           "claimed_epsilon", "epsilon", "claimed_delta"};
 
 /// An exact number from a JSON string ("1/3", "0.1", "1e-5") or integer; binary floats refused.
@@ -51,6 +51,22 @@ std::string text_of(const json& v, const std::string& source, const std::string&
   return v.get<std::string>();
 }
 
+/// "mechanism" and "times" of @p c (a claim or an entry of "mechanisms").
+ClaimComponent parse_component(const json& c, const std::string& source, const std::string& at) {
+  if (!c.contains("mechanism")) throw Error(source, at + "/mechanism", "", "missing");
+  std::string mechanism = text_of(c["mechanism"], source, at + "/mechanism");
+  auto spec = [&] {
+    try {
+      return parse_mechanism_spec(mechanism);
+    } catch (const Error& e) {
+      throw Error(source, at + "/mechanism", mechanism,
+                  e.why() + (e.field().empty() ? "" : " (" + e.field() + (e.value().empty() ? "" : " = " + e.value()) + ")"));
+    }
+  }();
+  unsigned long times = c.contains("times") ? times_of(c["times"], source, at + "/times") : 1;
+  return {std::move(mechanism), std::move(spec), times};
+}
+
 Claim parse_claim(const json& c, const std::string& source, const std::string& at) {
   if (!c.is_object()) throw Error(source, at, c.dump(), "a claim must be a JSON object");
   for (const auto& [k, v] : c.items())
@@ -63,23 +79,35 @@ Claim parse_claim(const json& c, const std::string& source, const std::string& a
     return c.at(key);
   };
   std::string id = text_of(required("id"), source, at + "/id");
-  std::string mechanism = text_of(required("mechanism"), source, at + "/mechanism");
-  auto spec = [&] {
-    try {
-      return parse_mechanism_spec(mechanism);
-    } catch (const Error& e) {
-      throw Error(source, at + "/mechanism", mechanism,
-                  e.why() + (e.field().empty() ? "" : " (" + e.field() + (e.value().empty() ? "" : " = " + e.value()) + ")"));
-    }
-  }();
-  Claim claim{std::move(id), std::move(mechanism), std::move(spec), 1, "", Claim::Kind::epsilon_at_delta, Rational(0), Rational(0)};
+  Claim claim{std::move(id), {}, false, "", Claim::Kind::epsilon_at_delta, Rational(0), Rational(0)};
   if (c.contains("sampling"))
     throw Error(source, at + "/sampling", c["sampling"].is_string() ? c["sampling"].get<std::string>() : c["sampling"].dump(),
                 "Poisson subsampling is not supported yet by exactdp audit (remove the claim or the field)");
-  if (c.contains("times")) claim.times = times_of(c["times"], source, at + "/times");
-  if (!claim.spec.supports_composition(claim.times))
-    throw Error(source, at + "/times", std::to_string(claim.times),
-                "this mechanism has a certified profile for a single use only (" + claim.spec.to_string() + ")");
+  if (c.contains("mechanisms")) {
+    if (c.contains("mechanism") || c.contains("times"))
+      throw Error(source, at + "/mechanisms", "", "give either \"mechanism\" (and \"times\") or \"mechanisms\", not both");
+    const json& list = c["mechanisms"];
+    if (!list.is_array() || list.empty())
+      throw Error(source, at + "/mechanisms", list.dump(), "must be a non-empty array of {\"mechanism\": SPEC, \"times\": k}");
+    claim.heterogeneous = true;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const std::string where = at + "/mechanisms/" + std::to_string(i);
+      if (!list[i].is_object()) throw Error(source, where, list[i].dump(), "must be an object {\"mechanism\": SPEC, \"times\": k}");
+      for (const auto& [k, v] : list[i].items())
+        if (k != "mechanism" && k != "times") throw Error(source, where + "/" + k, "", "unknown field (expected mechanism, times)");
+      claim.components.push_back(parse_component(list[i], source, where));
+      const auto& comp = claim.components.back();
+      if (!comp.spec.exact_loss() && !comp.spec.certified_loss(min_precision + 62))
+        throw Error(source, where + "/mechanism", comp.mechanism,
+                    "dgauss, laplace and gauss have no exact or certified profile in a composition with other mechanisms");
+    }
+  } else {
+    claim.components.push_back(parse_component(c, source, at));
+    const auto& comp = claim.components.back();
+    if (!comp.spec.supports_composition(comp.times))
+      throw Error(source, at + "/times", std::to_string(comp.times),
+                  "this mechanism has a certified profile for a single use only (" + comp.spec.to_string() + ")");
+  }
   if (c.contains("neighbouring")) {
     claim.neighbouring = text_of(c["neighbouring"], source, at + "/neighbouring");
     if (claim.neighbouring != "add-remove" && claim.neighbouring != "replace-one")
@@ -185,15 +213,21 @@ void audit_exact_delta(ClaimResult& r, const PrivacyProfile& profile, const Audi
   r.verdict = d.outcome == Tri::yes ? Verdict::unsound : d.outcome == Tri::no ? Verdict::sound : Verdict::undecided;
 }
 
-/// Certified truth at one precision: the composed certified PLD for finite mechanisms, the
-/// spec's closed form otherwise.
+/// Certified truth at one precision: the composed certified PLD (exact likelihood ratios,
+/// certified masses) for finite mechanisms, the spec's closed form for one infinite-support one.
 Interval certified_truth(const Claim& c, Precision p) {
-  auto loss = c.spec.certified_loss(p);
-  if (c.kind == Claim::Kind::epsilon_at_delta) {
-    return loss ? loss->self_compose(c.times).least_epsilon(c.given) : c.spec.epsilon_at_delta(c.given, c.times);
+  const ClaimComponent& only = c.components.front();
+  if (c.components.size() == 1 && !only.spec.certified_loss(p)) {
+    if (c.kind == Claim::Kind::epsilon_at_delta) return only.spec.epsilon_at_delta(c.given, only.times);
+    return only.spec.delta_at_epsilon(Interval(c.given, p), only.times);
   }
-  Interval eps(c.given, p);
-  return loss ? loss->self_compose(c.times).delta_at_epsilon(eps) : c.spec.delta_at_epsilon(eps, c.times);
+  std::optional<CertifiedLoss> loss;
+  for (const auto& comp : c.components) {
+    CertifiedLoss k = comp.spec.certified_loss(p)->self_compose(comp.times);
+    loss = loss ? compose(*loss, k) : k;
+  }
+  if (c.kind == Claim::Kind::epsilon_at_delta) return loss->least_epsilon(c.given);
+  return loss->delta_at_epsilon(Interval(c.given, p));
 }
 
 /// Pure mechanisms (δ = 0 guarantee with an exact ε₀): k uses are exactly (k·ε₀, 0)-DP with
@@ -203,12 +237,15 @@ Interval certified_truth(const Claim& c, Precision p) {
 /// answered the claim exactly.
 bool audit_pure(ClaimResult& r) {
   const Claim& c = r.claim;
-  auto g = c.spec.dp_guarantee();
-  if (!g || sgn(g->delta) != 0) return false;
-  auto eps0 = g->epsilon.exact_epsilon();
-  if (!eps0) return false;
-  const Rational total = *eps0 * Rational(static_cast<long>(c.times));
-  r.method = "pure DP: " + std::to_string(c.times) + " uses of an " + to_string(*eps0) + "-DP mechanism whose largest privacy loss is attained";
+  Rational total = 0;
+  for (const auto& comp : c.components) {
+    auto g = comp.spec.dp_guarantee();
+    if (!g || sgn(g->delta) != 0) return false;
+    auto eps0 = g->epsilon.exact_epsilon();
+    if (!eps0) return false;
+    total += *eps0 * Rational(static_cast<long>(comp.times));
+  }
+  r.method = "pure DP: the composition is exactly " + to_string(total) + "-DP, its largest privacy loss attained";
   if (c.kind == Claim::Kind::delta_at_epsilon && c.given >= total) {
     r.truth = exact_value(Rational(0), default_precision);
   } else if (c.kind == Claim::Kind::epsilon_at_delta && sgn(c.given) == 0) {
@@ -223,9 +260,10 @@ bool audit_pure(ClaimResult& r) {
 void audit_certified(ClaimResult& r, const AuditOptions& options) {
   if (audit_pure(r)) return;
   const Rational& claimed = r.claim.claimed;
-  r.method = r.claim.spec.certified_loss(options.start)
+  const auto& only = r.claim.components.front().spec;
+  r.method = r.claim.components.size() > 1 || only.certified_loss(options.start)
                  ? "privacy-loss distribution with exact likelihood ratios and certified masses"
-                 : "certified closed form (" + r.claim.spec.describe() + ")";
+                 : "certified closed form (" + only.describe() + ")";
   for (Precision p = options.start;; p = std::min(2 * p, options.cap)) {
     Interval t = certified_truth(r.claim, p);
     r.precision = p;
@@ -254,6 +292,24 @@ json value_json(const TrueValue& v, int digits) {
   if (v.infinite) return "inf";
   if (v.exact) return to_string(*v.exact);
   return {{"lo", v.enclosure.lower_string(digits)}, {"hi", v.enclosure.upper_string(digits)}};
+}
+
+/// The exact privacy-loss distribution of the composition, when every component has exact tables
+/// and the composition has at most options.max_exact_atoms atoms (by self_compose_size_bound).
+std::optional<PrivacyLoss> exact_composition(const Claim& c, const AuditOptions& options) {
+  std::vector<PrivacyLoss> ones;
+  std::size_t atoms = 1;
+  for (const auto& comp : c.components) {
+    auto one = comp.spec.exact_loss();
+    if (!one) return std::nullopt;
+    const std::size_t bound = std::max<std::size_t>(1, one->self_compose_size_bound(comp.times));
+    if (bound > options.max_exact_atoms / atoms) return std::nullopt;
+    atoms *= bound;
+    ones.push_back(one->self_compose(comp.times));
+  }
+  PrivacyLoss loss = PrivacyLoss::identity();
+  for (const auto& one : ones) loss = compose(loss, one);
+  return loss;
 }
 
 }  // namespace
@@ -306,9 +362,8 @@ ClaimResult audit_claim(const Claim& claim, const AuditOptions& options) {
   if (options.start < min_precision || options.cap < options.start)
     throw Error("audit", "precision", std::to_string(options.start), "need min_precision <= start <= cap");
   ClaimResult r{claim, Verdict::undecided, {}, std::nullopt, false, 0, "", std::nullopt, std::nullopt};
-  auto loss = claim.spec.exact_loss();
-  if (loss && loss->self_compose_size_bound(claim.times) <= options.max_exact_atoms) {
-    PrivacyProfile profile(loss->self_compose(claim.times));
+  if (auto loss = exact_composition(claim, options)) {
+    PrivacyProfile profile(*loss);
     r.exact = true;
     r.method = "exact privacy-loss distribution of the composed pair (rational arithmetic)";
     if (claim.kind == Claim::Kind::epsilon_at_delta) audit_exact_epsilon(r, profile, options);
@@ -333,7 +388,14 @@ std::string audit_report_json(const std::vector<ClaimResult>& results, int digit
   for (const auto& r : results) {
     const Claim& c = r.claim;
     const bool eps = c.kind == Claim::Kind::epsilon_at_delta;
-    json e{{"id", c.id}, {"verdict", to_string(r.verdict)}, {"mechanism", c.mechanism}, {"times", c.times}};
+    json e{{"id", c.id}, {"verdict", to_string(r.verdict)}};
+    if (c.heterogeneous) {
+      e["mechanisms"] = json::array();
+      for (const auto& comp : c.components) e["mechanisms"].push_back({{"mechanism", comp.mechanism}, {"times", comp.times}});
+    } else {
+      e["mechanism"] = c.components.front().mechanism;
+      e["times"] = c.components.front().times;
+    }
     if (!c.neighbouring.empty()) e["neighbouring"] = c.neighbouring;
     e[eps ? "delta" : "epsilon"] = to_string(c.given);
     e[eps ? "claimed_epsilon" : "claimed_delta"] = to_string(c.claimed);

@@ -11,7 +11,10 @@
 ///              "epsilon": "1", "claimed_delta": "1e-3"}]}
 /// ```
 ///
-/// * `mechanism` is a SPEC as in `exactdp compose` (exactdp/mechanism/spec.hpp); its worst-case
+/// * `mechanism` is a SPEC as in `exactdp compose` (exactdp/mechanism/spec.hpp), used `times`
+///   times (default 1); a heterogeneous composition is written `"mechanisms": [{"mechanism": SPEC,
+///   "times": k}, …]` instead (finite mechanisms only: dgauss, laplace and gauss compose with
+///   nothing else here, as in `exactdp compose`). A mechanism's worst-case
 ///   neighbouring pair — with the sensitivity written in the spec — is the pair audited.
 ///   `neighbouring` ("add-remove" or "replace-one", optional) is recorded in the result; the spec's
 ///   sensitivity must be the one of that relation (the profile is the max of both directions, so
@@ -45,15 +48,22 @@
 
 namespace exactdp {
 
-/// One claim of a claims file (an aggregate: MechanismSpec has no default value).
+/// One mechanism of a claim, used `times` times (an aggregate: MechanismSpec has no default value).
+struct ClaimComponent {
+  std::string mechanism;  ///< the SPEC text as written
+  MechanismSpec spec;
+  unsigned long times = 1;
+};
+
+/// One claim of a claims file: the composition of its components (one for "mechanism"/"times",
+/// several for "mechanisms": [{"mechanism", "times"}, …]).
 struct Claim {
   /// What the claim states: the least ε at a given δ, or δ at a given ε.
   enum class Kind { epsilon_at_delta, delta_at_epsilon };
 
   std::string id;
-  std::string mechanism;  ///< the SPEC text as written
-  MechanismSpec spec;
-  unsigned long times = 1;
+  std::vector<ClaimComponent> components;  ///< never empty
+  bool heterogeneous = false;              ///< given as "mechanisms" (a list)
   std::string neighbouring;  ///< "add-remove", "replace-one" or "" (not given)
   Kind kind = Kind::epsilon_at_delta;
   Rational given;    ///< δ (epsilon_at_delta) or ε (delta_at_epsilon)
