@@ -3,13 +3,33 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdint>
 #include <functional>
+#include <string>
+#include <vector>
 
 namespace exactdp::cli {
 
 /// Registers `exactdp compose` on @p app; the returned function runs it after parsing and
 /// returns the process exit code.
 std::function<int()> add_compose(CLI::App& app);
+/// Registers `exactdp check` (game engine on a mechanism spec file).
+std::function<int()> add_check(CLI::App& app);
+
+/// True when @p path is a mechanism spec file ("format": "exactdp/1") rather than a pair file.
+bool is_mechanism_spec_file(const std::string& path);
+
+/// What `exactdp profile SPEC` was asked (raw option texts, validated by profile_mechanism_spec).
+struct SpecProfileRequest {
+  std::vector<std::string> lambdas, deltas, alphas;
+  unsigned horizon = 0;  ///< 0: the spec's own horizon
+  std::uint64_t max_nodes = 2'000'000;
+  bool json_output = false, stats = false;
+};
+
+/// Runs the game engine on a mechanism spec file and prints its profile report; returns the exit code.
+int profile_mechanism_spec(const std::string& path, const SpecProfileRequest& request);
+
 /// Registers `exactdp profile`.
 std::function<int()> add_profile(CLI::App& app);
 /// Registers `exactdp audit`.

@@ -358,15 +358,33 @@ std::function<int()> add_compose(CLI::App& app) {
 std::function<int()> add_profile(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "profile",
-      "Print the exact privacy of one pair of distributions (P, Q) read from a JSON file.\n\n"
-      "Example:\n"
-      "  exactdp profile spec/mechanisms/examples/rr-pair.json --lambda 2 --delta 1/10 --alpha 2 --tradeoff\n\n"
-      "File format: {\"format\": \"exactdp-pair/1\", \"P\": {\"yes\": \"3/4\", \"no\": \"1/4\"}, \"Q\": {...}}");
+      "Print the exact privacy of a pair of distributions (P, Q), or of an interactive mechanism against\n"
+      "every adaptive adversary up to a horizon, read from a JSON file.\n\n"
+      "Examples:\n"
+      "  exactdp profile spec/mechanisms/examples/rr-pair.json --lambda 2 --delta 1/10 --alpha 2 --tradeoff\n"
+      "  exactdp profile spec/mechanisms/mp.json --lambda 2 --delta 1/10 --alpha 2 --stats\n\n"
+      "Pair file: {\"format\": \"exactdp-pair/1\", \"P\": {\"yes\": \"3/4\", \"no\": \"1/4\"}, \"Q\": {...}}\n"
+      "Mechanism spec file: {\"format\": \"exactdp/1\", ...} (see spec/mechanisms/README.md)");
   auto opts = std::make_shared<QueryOptions>();
   auto file = std::make_shared<std::string>();
-  cmd->add_option("PAIR", *file, "The pair file")->required();
+  auto game = std::make_shared<SpecProfileRequest>();
+  cmd->add_option("FILE", *file, "A pair file or a mechanism spec file")->required();
   add_query_options(cmd, *opts);
+  cmd->add_option("--horizon", game->horizon, "(mechanism specs) rounds to play; default: the spec's horizon");
+  cmd->add_option("--max-nodes", game->max_nodes, "(mechanism specs) refuse games with more distinct belief pairs");
+  cmd->add_flag("--stats", game->stats, "(mechanism specs) print engine statistics");
   return [=]() -> int {
+    if (is_mechanism_spec_file(*file)) {
+      if (!opts->epsilons.empty())
+        throw Error("--epsilon", "", opts->epsilons.front(),
+                    "for mechanism specs give --lambda (exact), or use `exactdp check --epsilon`");
+      SpecProfileRequest r = *game;
+      r.lambdas = opts->lambdas;
+      r.deltas = opts->deltas;
+      r.alphas = opts->alphas;
+      r.json_output = opts->json_output;
+      return profile_mechanism_spec(*file, r);
+    }
     Requests req = parse_requests(*opts);
     if (req.lambdas.empty() && req.epsilons.empty() && req.deltas.empty() && req.alphas.empty()) {
       req.lambdas.push_back(1);

@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   auto run_compose = exactdp::cli::add_compose(app);
   auto run_profile = exactdp::cli::add_profile(app);
   auto run_audit = exactdp::cli::add_audit(app);
+  auto run_check = exactdp::cli::add_check(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -36,6 +37,7 @@ int main(int argc, char** argv) {
   try {
     if (app.got_subcommand("compose")) return run_compose();
     if (app.got_subcommand("profile")) return run_profile();
+    if (app.got_subcommand("check")) return run_check();
     if (app.got_subcommand("audit")) return run_audit();
   } catch (const exactdp::Error& e) {
     std::cerr << "exactdp: " << e.what() << "\n";
