@@ -382,9 +382,6 @@ void families::hsv(std::vector<Theorem>& out) {
   later("HSV-C5.15", "concurrent k-sparse parallel composition of IMs", "HSV Cor 5.15 (= Thm 1.3)", Kind::positive,
         Status::as_stated, "Adaptively created IMs with at most k non-identical pairs compose like Comp(RR_{ε_i,δ_i}).",
         "As T5.14.", "H6, H14.", lib + "M_δ IM) and compose/" + not_on_main);
-  later("HSV-T6.1", "privacy of P∘*ExtConComp", "HSV Thm 6.1", Kind::positive, Status::as_stated,
-        "A deterministic P with the destination, response and f → f′ properties preserves (ε,δ)-DP.",
-        "B.17 property check, then engine comparison.", "", "needs compose/ and the B.17 property checker, check not written yet");
   out.push_back({"HSV-L7.4", "SVT is private", "HSV Lemma 7.4 (HSS23)", Kind::positive, Status::as_stated,
                  "SVT_{ε′} (threshold noise scale 1/ε′, query noise scale 2/ε′) is 2ε′-DP; the discrete version "
                  "satisfies the same.",
@@ -392,30 +389,9 @@ void families::hsv(std::vector<Theorem>& out) {
                  "The engine's worst likelihood ratio over adaptive adversaries (bits and thresholds) on the SVT counter "
                  "equals the E.10 values and is ≤ 16.",
                  "H12 (T = 1, 2, 3).", "", {"exactdp::library::svt_counter()", "exactdp::worst_case_ratio()"}, src, check_l74, ""});
-  later("HSV-C7.5", "d-counter", "HSV Cor 7.5", Kind::positive, Status::as_stated,
-        "d counters each ε/d-DP form an ε-DP mechanism w.r.t. f_C.", "Binary-tree counters with DLap: exact profile.",
-        "H13.", lib + "tree counter" + not_on_main);
-  later("HSV-C8.8", "multi-round LDP via parallel composition", "HSV Cor 8.8 (= Thm 1.9)", Kind::positive, Status::as_stated,
-        "Identical user procedures whose CMs are (ε′,δ′)-DP give an (ε,δ)-LDP protocol when Comp of k RR_{ε′,δ′} is.",
-        "Engine on the toy LDP protocol.", "H14.", lib + "local protocols) and compose/" + not_on_main);
-  later("HSV-L9.1", "core decomposition is private", "HSV Lemma 9.1", Kind::positive, Status::as_stated,
-        "If every user SVT is (ε/2, 0)-DP the protocol is ε-edge-LDP.", "Worst likelihood ratio on the toy.", "H15.",
-        lib + "SVT" + not_on_main);
   later("HSV-C3.8", "CM privacy as IM privacy", "HSV Cor 3.8", Kind::note, Status::as_stated,
         "Definitional: a CM's privacy is the privacy of the IM V[f]∘*I(b)∘*M.",
         "Identical engine numbers for the two encodings.", "", "needs the identifier wrapping of compose/, check not written yet");
-  later("HSV-CL6.3", "the two identities in the proof of Thm 6.1", "HSV Claims 6.3, 6.4", Kind::reduction, Status::as_stated,
-        "I(b)∘*P∘*ExtConComp ≡ P²∘*I(b)∘*ExtConComp; V[f]∘P²∘I(b)∘ExtConComp ≡ V[f]∘P²∘V[f′]∘I(b)∘ExtConComp.",
-        "Compare likelihood tables of both sides.", "", "needs compose/, check not written yet");
-  later("HSV-C6.6", "pseudocode form of Thm 6.1", "HSV Cor 6.6", Kind::positive, Status::as_stated,
-        "Every CM whose pseudocode satisfies D6.5 is (ε,δ)-DP w.r.t. f if the f′-concurrent composition is.",
-        "Taint tracker of B.17 on the pseudocode.", "", "needs the B.17 property checker, not written yet");
-  later("HSV-S7.2-HIST", "the HSS histogram is private", "HSV §7.2 (unnumbered theorem)", Kind::positive, Status::as_stated,
-        "HSS's Hist is ε-DP w.r.t. f_H against adaptive adversaries.", "B.17 property check; exact privacy on toy sizes.", "",
-        lib + "HSS histogram) and B.17" + not_on_main);
-  later("HSV-T8.7", "local protocols", "HSV Claims 8.2, 8.4, 8.6, Thm 8.7", Kind::positive, Status::as_stated,
-        "If every user CM is (ε_i,δ_i)-DP w.r.t. f_{∼_i,prop_i} and the f_{P,∼}-concurrent composition is (ε,δ)-DP, P is (ε,δ)-LDP.",
-        "B.17 on S_P; engine on toy protocols.", "", lib + "local protocols) and compose/" + not_on_main);
   out.push_back({"HSV-L10.13", "Lower and L are non-decreasing in T", "HSV Lemmas 10.13, 10.14", Kind::positive,
                  Status::as_stated, "Lower_{t,T}^b and L_{t,T}^b are non-decreasing in the horizon T.",
                  "Checked at the root (t = 0), where L_{0,T}^b is the engine's sup_A H_λ at horizon T; node-level "

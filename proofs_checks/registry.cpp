@@ -109,6 +109,7 @@ const std::vector<Theorem>& registry() {
     families::lyu(r);
     families::hstvvxz23(r);
     families::hsv(r);
+    families::hsv_complex(r);
     families::facts(r);
     std::set<std::string> seen;
     for (const auto& t : r)

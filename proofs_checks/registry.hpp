@@ -160,6 +160,7 @@ void vadhan_wang(std::vector<Theorem>& out);
 void lyu(std::vector<Theorem>& out);
 void hstvvxz23(std::vector<Theorem>& out);
 void hsv(std::vector<Theorem>& out);
+void hsv_complex(std::vector<Theorem>& out);
 void facts(std::vector<Theorem>& out);
 }  // namespace families
 
