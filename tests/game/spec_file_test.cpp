@@ -4,6 +4,7 @@
 #include "exactdp/game/engine.hpp"
 #include "exactdp/io/spec_file.hpp"
 #include "game/fixtures.hpp"
+#include "support/paths.hpp"
 
 #include <gtest/gtest.h>
 
@@ -15,9 +16,7 @@ namespace {
 
 using testing::q;
 
-std::filesystem::path spec_dir() {
-  return std::filesystem::path(__FILE__).parent_path().parent_path().parent_path() / "spec" / "mechanisms";
-}
+using testing::spec_dir;
 
 void expect_same_profile(const Game& a, const Game& b) {
   auto pa = worst_case_profile(a).profile, pb = worst_case_profile(b).profile;

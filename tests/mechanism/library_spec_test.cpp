@@ -6,6 +6,7 @@
 #include "exactdp/mechanism/library.hpp"
 #include "exactdp/mechanism/library_registry.hpp"
 #include "support/exact.hpp"
+#include "support/paths.hpp"
 
 #include <gtest/gtest.h>
 
@@ -18,9 +19,7 @@ namespace {
 
 using testing::q;
 
-std::filesystem::path spec_dir() {
-  return std::filesystem::path(__FILE__).parent_path().parent_path().parent_path() / "spec" / "mechanisms";
-}
+using testing::spec_dir;
 
 Error spec_error(const std::string& text) {
   try {

@@ -4,6 +4,7 @@
 
 #include "exactdp/game/engine.hpp"
 #include "exactdp/io/spec_file.hpp"
+#include "support/paths.hpp"
 
 #include <filesystem>
 
@@ -139,9 +140,7 @@ TEST(ProductSimulator, ProductOfLyuAndVwSimulators) {
 namespace exactdp {
 namespace {
 
-std::filesystem::path spec_dir() {
-  return std::filesystem::path(__FILE__).parent_path().parent_path().parent_path() / "spec" / "mechanisms";
-}
+using testing::spec_dir;
 
 /// The answer names along a history (the message names may differ, e.g. "q" and "*").
 std::vector<std::string> answers(const LikelihoodTree& t, std::size_t n) {

@@ -11,6 +11,7 @@
 #include "exactdp/sample/session.hpp"
 #include "sample/sample_support.hpp"
 #include "support/exact.hpp"
+#include "support/paths.hpp"
 
 #include <gtest/gtest.h>
 
@@ -113,9 +114,7 @@ std::map<std::string, Rational> answer_law(const InteractiveMechanism& m, StateI
   return law;
 }
 
-std::filesystem::path spec_dir() {
-  return std::filesystem::path(__FILE__).parent_path().parent_path().parent_path() / "spec" / "mechanisms";
-}
+using testing::spec_dir;
 
 TEST(SampleConformance, SpecTableSessionsOverSeveralSteps) {
   // mp.json: two adaptive rounds with thirds; the session's answer sequences against the table

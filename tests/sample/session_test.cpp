@@ -8,6 +8,7 @@
 #include "exactdp/sample/session.hpp"
 #include "sample/sample_support.hpp"
 #include "support/exact.hpp"
+#include "support/paths.hpp"
 
 #include <gtest/gtest.h>
 
@@ -21,7 +22,7 @@ namespace {
 using testing::explore;
 using testing::q;
 
-std::filesystem::path repo() { return std::filesystem::path(__FILE__).parent_path().parent_path().parent_path(); }
+std::filesystem::path repo() { return testing::source_dir(); }
 
 const char* counter_spec = R"({"format": "exactdp/1", "name": "counter", "horizon": 3,
   "neighbours": {"type": "static", "worlds": ["x", "y"]},
