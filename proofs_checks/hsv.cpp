@@ -998,7 +998,17 @@ void check_t54(CheckContext& ctx) {
       std::min(6u, 2 * cap), true);
   // Random small CMs with δ_j > 0: a random CM (its exact δ at a grid λ_j) and M_{δ₀}, both declared
   // with λ_j; one exceptional copy; δ′ = the product budget of one copy of each (or two of the CM).
+  // Every third random instance: two copies of Mir_p (CM) for a random p, declared at its own
+  // (ln(1/(1−p)), p/2), δ′ = 1 − (1 − p/2)².
   for (unsigned n = 0; n < ctx.budget().random_count(); ++n) {
+    if (n % 3 == 2) {
+      const long d = ctx.rng().range(2, 8);
+      const Rational p = q(ctx.rng().range(1, d - 1), d), l1 = 1 / (1 - p);
+      const Rational dprime = 1 - (1 - p / 2) * (1 - p / 2);
+      run("two copies of Mir_" + str(p) + " (CM), λ₁ = " + str(l1) + ", δ′ = " + str(dprime), {entry("Mir", mirror_cm(p), l1, p / 2)}, {l1},
+          dprime, 2, 6, false);
+      continue;
+    }
     Game c = random_cm(ctx.rng(), 1, false);
     const Rational l = std::vector<Rational>{q(3, 2), q(2), q(3)}[std::size_t(ctx.rng().range(0, 2))];
     const Rational d = worst_case_hockey_stick(c, l).delta();
@@ -1497,6 +1507,27 @@ void check_cl1029(CheckContext& ctx) {
                    (with_delta.failure.empty() ? "none" : with_delta.failure),
                with_delta.xi[a1] == std::array<Rational, 2>{q(1, 4), q(0)} && with_delta.xi[a2] == std::array<Rational, 2>{q(0), q(1, 4)},
                2);
+  // Where else the δ reading fails, if anywhere: MP, MA, R2 (D.16) at λ ∈ {3/2, 2, 3, 4} and random
+  // two-step systems, each at its own exact δ(λ) — reported as a count (a note, not a verdict).
+  {
+    unsigned tried = 0, empty_delta = 0, empty_printed = 0;
+    auto explore = [&](const Game& g, const Rational& lam) {
+      const Rational d = worst_case_hockey_stick(g, lam).delta();
+      if (sgn(d) == 0 || d >= 1) return;
+      const LikelihoodTree t = likelihood_tree(g);
+      ++tried;
+      if (!paper_construction(t, lam, d, true).failure.empty()) ++empty_delta;
+      if (!paper_construction(t, lam, d, false).failure.empty()) ++empty_printed;
+    };
+    for (const Rational& l : {q(3, 2), q(2), q(3), q(4)})
+      for (const Game& g : {mp_game(), ma_game(), r2_game()}) explore(g, l);
+    for (unsigned n = 0; n < ctx.budget().random_count(); ++n)
+      explore(n % 2 ? random_vw2_game(ctx.rng()) : random_table_game(ctx.rng(), 3, 2),
+              std::vector<Rational>{q(3, 2), q(2), q(3)}[std::size_t(ctx.rng().range(0, 2))]);
+    ctx.note("Other systems (MP, MA, R2 at λ = 3/2, 2, 3, 4 and random two-step systems, each at its exact δ(λ)): an empty set on " +
+             std::to_string(empty_printed) + " of " + std::to_string(tried) + " with (ξ.2) as printed, on " + std::to_string(empty_delta) +
+             " of " + std::to_string(tried) + " with δ in (ξ.2).");
+  }
   // The printed reading fails on every Mir_p at its own (ln(1/(1−p)), p/2).
   for (unsigned n = 0; n < ctx.budget().random_count(); ++n) {
     const long d = ctx.rng().range(2, 12);
@@ -2087,7 +2118,8 @@ void families::hsv(std::vector<Theorem>& out) {
        "approximate_parallel_composition (compose/launch.hpp) on the engine; its exact profile is compared with both forms at "
        "every λ ≥ 1 (grid and breakpoints). A value above the tighter form is a finding; above the printed form refutes the theorem.",
        "H5: ℓ ≤ 3 copies of M_{1/10} declared with λ₁ = 2 and 101/100, δ′ = 1 − (9/10)^ℓ; copies of Mir_{1/2} as a CM with "
-       "δ′ = 1 − (3/4)^ℓ; the mixture {Mir_{1/2}, M_{1/10}}; random CMs with δ_j > 0 beside M_{δ₀}, one exceptional copy.",
+       "δ′ = 1 − (3/4)^ℓ; the mixture {Mir_{1/2}, M_{1/10}}; random CMs with δ_j > 0 beside M_{δ₀}, one exceptional copy; "
+       "two copies of Mir_p (CM) for random p.",
        "Published text: Thm 5.4 as printed above, proved through C5.7 bullet 2 (one IRR call on identical-pair phases). "
        "Finding (THEOREMS.md C.8 E3): C5.7 bullet 2 is false (HSV-C5.7, HSV-L5.6), so for δ′ > 0 the theorem is unproven. "
        "Evidence exactdp produces: on every instance above, at every λ ≥ 1, the exact worst case over adaptive adversaries "
@@ -2203,7 +2235,9 @@ void families::hsv(std::vector<Theorem>& out) {
                  "tested Mir_p. With δ in (ξ.2) exactdp finds every set non-empty on Mir_{1/2}, but ξ₁ = (1/4, 0) at a1 and "
                  "(0, 1/4) at a2: the simulator's first answer depends on b, which is exactly what L10.32 denies (see "
                  "HSV-L10.32). So on this instance the failure is of CL10.29/10.30 under the printed reading and of L10.32 under "
-                 "the other (the catalogue's \"fails under either reading\" is reproduced for the printed reading only). "
+                 "the other: the catalogue's \"fails under either reading\" is reproduced for the printed reading only, and "
+                 "on the further systems the check tries (MP, MA, R2, random two-step systems; see the note under Outcomes) the "
+                 "printed reading empties a set on most of them, the δ reading on none. "
                  "Corrected statement: none is needed for the results — exactdp builds simulators with B.9/B.10 (HSV L4.7 holds), "
                  "and the §10.3 construction is kept only to document where it fails.",
                  {"exactdp::likelihood_tree()", "exactdp::tree_hockey_stick()", "exactdp::library::mirror()"}, src, check_cl1029, ""});

@@ -35,15 +35,19 @@ TEST(ApproximateParallelComposition, ProductBudgetAdmitsExactlyTheCopiesItPaysFo
 }
 
 TEST(ApproximateParallelComposition, SparsityComparesLambdasOnly) {
-  // M_{1/4} and M_{1/10} both declared with λ = 2: with the multiset {2} either may be the exceptional
-  // copy, so the adversary tries one and, if it answered "top", the other:
-  // 1/4 + (3/4)(1/10) = 13/40 = 1 − (3/4)(9/10). parallel_composition matches (λ, δ) and lets only
-  // M_{1/4} differ: 1/4.
+  // M_{1/4} (A) and M_{1/10} (B), both declared with λ = 2, at most two instances, the multiset {2}.
+  // With the product budget 13/40 = 1 − (3/4)(9/10) the adversary creates A and B and sends the
+  // differing pair to whichever answers "bot" first: 1/4 + (3/4)(1/10) = 13/40 (two A's would cost
+  // 7/16 > 13/40 and are refused). Without a budget (δ′ = 1) two A's give 1 − (3/4)² = 7/16.
   const std::vector<MenuEntry> menu{m_entry("A", q(1, 4), Rational(2)), m_entry("B", q(1, 10), Rational(2))};
-  const Game by_lambda = approximate_parallel_composition(menu, {Rational(2)}, q(13, 40), limits(2, 5));
-  EXPECT_EQ(worst_case_hockey_stick(by_lambda, Rational(1)).delta(), q(13, 40));
-  const Game by_pair = parallel_composition(menu, {LaunchParameters{Rational(2), q(1, 4), std::nullopt}}, false, limits(2, 5));
-  EXPECT_EQ(worst_case_hockey_stick(by_pair, Rational(1)).delta(), q(1, 4));
+  const Game budgeted = approximate_parallel_composition(menu, {Rational(2)}, q(13, 40), limits(2, 5));
+  EXPECT_EQ(worst_case_hockey_stick(budgeted, Rational(1)).delta(), q(13, 40));
+  const Game unbudgeted = approximate_parallel_composition(menu, {Rational(2)}, Rational(1), limits(2, 5));
+  EXPECT_EQ(worst_case_hockey_stick(unbudgeted, Rational(1)).delta(), q(7, 16));
+  // parallel_composition matches (λ, δ): with the budget {(2, 1/10)} only B instances may receive a
+  // differing pair, so the best is two B's: 1 − (9/10)² = 19/100.
+  const Game by_pair = parallel_composition(menu, {LaunchParameters{Rational(2), q(1, 10), std::nullopt}}, false, limits(2, 5));
+  EXPECT_EQ(worst_case_hockey_stick(by_pair, Rational(1)).delta(), q(19, 100));
 }
 
 TEST(ApproximateParallelComposition, BadBudgetsAreRefusedWithTheField) {
