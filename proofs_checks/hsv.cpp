@@ -982,7 +982,7 @@ void check_t54(CheckContext& ctx) {
   for (unsigned l = 1; l <= std::min(3u, cap); ++l)
     for (const Rational& l1 : {q(2), q(101, 100)}) {
       const Rational dprime = 1 - pow(q(9, 10), l);
-      run("H5: M_{1/10} copies, λ₁ = " + str(l1) + ", δ′ = " + str(dprime) + " (" + std::to_string(l) + " creations admitted)",
+      run("H5: M_{1/10} copies, λ₁ = " + str(l1) + ", δ′ = " + str(dprime) + " (" + std::to_string(l) + (l == 1 ? " creation" : " creations") + " admitted)",
           {entry("M", library::m_delta(q(1, 10)), l1, q(1, 10))}, {l1}, dprime, l + 1, 2 * l + 2, true);
     }
   // Mir_{1/2} as a CM, (ln 2, 1/4)-DP — the instance on which C5.7(2), used by the printed proof,
@@ -2124,10 +2124,12 @@ void families::hsv(std::vector<Theorem>& out) {
        "Finding (THEOREMS.md C.8 E3): C5.7 bullet 2 is false (HSV-C5.7, HSV-L5.6), so for δ′ > 0 the theorem is unproven. "
        "Evidence exactdp produces: on every instance above, at every λ ≥ 1, the exact worst case over adaptive adversaries "
        "stays below the tighter form 1 − (1−δ_RR(λ))(1−δ′) — and therefore below the printed δ_RR(λ) + δ′ — and meets it "
-       "with equality on H5 (λ ≥ λ₁) and on Mir_{1/2} (a single copy attains 1/2, 3/8, 1/4 at λ = 1, 3/2, 2). No "
-       "counterexample is known. Statement as checked (corrected, still a claim): the f_{∞,δ′}^{ε₁..ε_k}-concurrent "
-       "composition is (ε, 1 − (1−δ)(1−δ′))-DP, which is tight; this run holds on all its instances up to the horizon "
-       "reported below, which is evidence, not a proof.",
+       "with equality on H5 (λ ≥ λ₁) and on Mir_{1/2} (a single copy attains 1/2, 3/8, 1/4 at λ = 1, 3/2, 2). Two copies of "
+       "Mir_{1/2} with one exceptional reach 3/8 > 1/4 at λ = 2 — the adversary makes exceptional a copy whose identical "
+       "first step answered a1, the mechanism behind the failure of C5.7(2) — and the product budget pays for it: "
+       "3/8 ≤ 7/16 = δ′. No counterexample is known. Statement as checked (corrected, still a claim): the f_{∞,δ′}^{ε₁..ε_k}-concurrent "
+       "composition is (ε, 1 − (1−δ)(1−δ′))-DP, which is tight; the run holds on all its instances up to the horizon "
+       "stated under Outcomes, which is evidence, not a proof.",
        {"exactdp::approximate_parallel_composition()", "exactdp::optimal_composition_delta()", "exactdp::worst_case_profile()"}, src,
        check_t54, ""});
   out.push_back({"HSV-C5.5", "pure parallel composition", "HSV Cor 5.5 (= Cor 1.7)", Kind::positive, Status::as_stated,
