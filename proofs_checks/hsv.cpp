@@ -2235,13 +2235,15 @@ void families::hsv(std::vector<Theorem>& out) {
                  "E2): with (ξ.2) as printed the construction gives ξ₁ = (1/4, 1/4) at a1 and a2 of Mir_{1/2} and then the set of "
                  "φ₁ at a1 is empty ((φ.1) needs x₀ ≥ ξ⁰/δ = 1, (φ.2) needs x₀ ≤ 1 − ξ⁰(a2)/δ = 0); the same happens for every "
                  "tested Mir_p. With δ in (ξ.2) exactdp finds every set non-empty on Mir_{1/2}, but ξ₁ = (1/4, 0) at a1 and "
-                 "(0, 1/4) at a2: the simulator's first answer depends on b, which is exactly what L10.32 denies (see "
-                 "HSV-L10.32). So on this instance the failure is of CL10.29/10.30 under the printed reading and of L10.32 under "
+                 "(0, 1/4) at a2: ξ⁰ ≠ ξ¹ on the identical-law first step, so the simulator already uses the RR bit there, "
+                 "which is exactly what L10.32 denies (see HSV-L10.32). So on this instance the failure is of CL10.29/10.30 under the printed reading and of L10.32 under "
                  "the other: the catalogue's \"fails under either reading\" is reproduced for the printed reading only, and "
                  "on the further systems the check tries (MP, MA, R2, random two-step systems; see the note under Outcomes) the "
                  "printed reading empties a set on most of them, the δ reading on none. "
-                 "Corrected statement: none is needed for the results — exactdp builds simulators with B.9/B.10 (HSV L4.7 holds), "
-                 "and the §10.3 construction is kept only to document where it fails.",
+                 "Corrected statement: with (ξ.2) as printed the sets can be empty (Mir_{1/2} at (ln 2, 1/4)); with δφ_{t−1} in "
+                 "(ξ.2) no empty set was found on the instances tried, but the construction then contradicts L10.32. Nothing "
+                 "downstream depends on it here: exactdp builds simulators with B.9/B.10 (HSV L4.7 holds), and the §10.3 "
+                 "construction is implemented only to document where it fails.",
                  {"exactdp::likelihood_tree()", "exactdp::tree_hockey_stick()", "exactdp::library::mirror()"}, src, check_cl1029, ""});
   out.push_back({"HSV-L10.32", "identical-prefix equalities of the simulation", "HSV Lemma 10.32, Claim 10.33", Kind::negative,
                  Status::claim, "Claimed: on identical-distribution prefixes ξ⁰ = ξ¹ = min{μ, L⁰ + L¹} and φ⁰ = φ¹.",
