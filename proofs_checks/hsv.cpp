@@ -979,7 +979,7 @@ void check_t54(CheckContext& ctx) {
   // H5 (tight): ℓ copies of M_{1/10}, each (ε₁, 1/10)-DP for every ε₁ > 0 (here λ₁ = 2 and λ₁ =
   // 101/100), δ′ = 1 − (9/10)^ℓ, so the budget admits exactly ℓ creations; the engine gives δ′ at
   // every λ, which is the tighter bound for λ ≥ λ₁.
-  for (unsigned l = 1; l <= std::min(3u, cap); ++l)
+  for (unsigned l = 1; l <= std::min(3u, cap - 1); ++l)
     for (const Rational& l1 : {q(2), q(101, 100)}) {
       const Rational dprime = 1 - pow(q(9, 10), l);
       run("H5: M_{1/10} copies, λ₁ = " + str(l1) + ", δ′ = " + str(dprime) + " (" + std::to_string(l) + (l == 1 ? " creation" : " creations") + " admitted)",
@@ -1223,8 +1223,9 @@ std::pair<std::string, bool> rr_game_outcome(const std::vector<Rational>& lambda
 
 void check_t514(CheckContext& ctx) {
   const unsigned cap = ctx.budget().horizon_cap();
-  // H6: ℓ copies of the IM version of M_{1/10} (secret bit first), k = 1, FPC: sup H_λ = 1/10.
-  for (unsigned l = 1; l <= std::min(3u, cap); ++l) {
+  // H6: ℓ copies of the IM version of M_{1/10} (secret bit first), k = 1, FPC: sup H_λ = 1/10
+  // (ℓ ≤ 2 at the small budget, 3 beyond).
+  for (unsigned l = 1; l <= std::min(3u, cap - 1); ++l) {
     const Game g = parallel_composition({entry("M", library::m_delta_interactive(q(1, 10)), q(1), q(1, 10))},
                                         {LaunchParameters{q(1), q(1, 10), {}}}, true, launch_options(l, 4 * l));
     const auto prof = worst_case_profile(g).profile;
@@ -1260,7 +1261,7 @@ void check_c515(CheckContext& ctx) {
   const unsigned cap = ctx.budget().horizon_cap();
   // RR₂ in IM form, ℓ copies, k = 2: Comp(RR₂ × 2) exactly (E.3; the H14 values 1/3, 2/9, 0).
   {
-    const unsigned l = std::min(3u, cap);
+    const unsigned l = std::min(3u, std::max(2u, cap - 1));
     const Game g = parallel_composition({entry("RR2", rr_im_cm(q(2), q(0)), q(2))}, {LaunchParameters{q(2), 0, {}}, LaunchParameters{q(2), 0, {}}},
                                         true, launch_options(l, 3 * l));
     const auto prof = worst_case_profile(g).profile;
@@ -1751,13 +1752,15 @@ void check_t124(CheckContext& ctx) {
   {
     std::vector<MenuEntry> cms{entry("RRIM", rr_im_cm(q(2), q(0)), q(2)), entry("M", library::m_delta(q(1, 10)), q(1), q(1, 10)),
                                entry("Mir", mirror_cm(q(1, 5)), q(2), q(1, 10))};
-    const auto cm_prof = worst_case_profile(filter_composition(cms, rule, launch_options(2, 6))).profile;
+    // two creations; at the small budget 5 rounds (the second CM gets one message), else 6
+    const unsigned hcm = std::min(6u, 2 + ctx.budget().horizon_cap());
+    const auto cm_prof = worst_case_profile(filter_composition(cms, rule, launch_options(2, hcm))).profile;
     const auto rr2 = worst_case_profile(filter_composition(rr_menu(h11), rule, launch_options(2, 4))).profile;
     const std::string bad = profile_excess(cm_prof, rr2);
     ctx.instance("CMs {RR₂ (IM), M_{1/10}, Mir_{1/5}} under the same filter (≤ 2 creations) ≤ the RR filter game; H_4 ≤ 1/5",
                  "H_1, H_2, H_4 = " + str(cm_prof.delta(q(1))) + ", " + str(cm_prof.delta(q(2))) + ", " + str(cm_prof.delta(q(4))) +
                      (bad.empty() ? "" : "; " + bad),
-                 bad.empty() && cm_prof.delta(q(4)) <= q(1, 5), 6);
+                 bad.empty() && cm_prof.delta(q(4)) <= q(1, 5), hcm);
   }
   // Random: two random CMs with exact (λ_j, δ_j), a random basic or product-δ filter; the CM filter
   // game ≤ the RR filter game with the same parameters ≤ the budget at the budget's λ.
@@ -1904,12 +1907,12 @@ void check_t136(CheckContext& ctx) {
   const Game g = renyi_gadget_im(q(3, 8), q(3, 4));
   expect_equal(ctx, "IM Rényi gadget (p = 3/8, q = 3/4), sup Φ₂", worst_case_renyi_moment(g, 2).max().value(), q(3, 2), 3);
   const unsigned cap = ctx.budget().horizon_cap();
-  for (unsigned l = 1; l <= std::min(3u, cap); ++l) {
+  for (unsigned l = 1; l <= std::min(3u, std::max(2u, cap - 1)); ++l) {
     const auto m = worst_case_renyi_moment(rdp_parallel({{g, q(3, 2)}}, {q(3, 2)}, l, 4 * l), 2);
     expect_equal(ctx, std::to_string(l) + " IM gadgets, FPC, k = 1: sup Φ₂ (budget 3/2)", m.max().value(), q(3, 2), 4 * l);
   }
   {
-    const unsigned l = std::min(3u, cap);
+    const unsigned l = std::min(3u, std::max(2u, cap - 1));
     const auto m = worst_case_renyi_moment(rdp_parallel({{g, q(3, 2)}}, {q(3, 2), q(3, 2)}, l, 4 * l), 2);
     expect_equal(ctx, std::to_string(l) + " IM gadgets, FPC, k = 2: sup Φ₂ (budget 9/4)", m.max().value(), q(9, 4), 4 * l);
   }
@@ -2007,7 +2010,7 @@ void check_l511(CheckContext& ctx) {
   // 1 − (1 − δ_RR(λ))(4/5) = 7/15, 1/3, 1/5 at λ = 1, 3/2, 2 is attained (RR₂ and RR_{0,1/5}).
   {
     unsigned h = 0;
-    const unsigned k = std::min(3u, ctx.budget().horizon_cap());
+    const unsigned k = std::min(3u, std::max(2u, ctx.budget().horizon_cap() - 1));  // 2 at the small budget
     const auto [bad, tight] = rr_game_outcome({q(2)}, {q(1, 5), q(1, 10)}, q(1, 5), k, {q(1), q(3, 2), q(2), q(4)}, h);
     ctx.instance("RR game: multiset {ln 2}, δ′ = 1/5, menu {RR₂, RR_{0,1/5}, RR_{0,1/10}}, ≤ " + std::to_string(k) +
                      " creations: engine ≤ 1 − (1−δ_RR)(1−δ′) on [1, ∞), equal at λ = 1, 3/2, 2, 4",
