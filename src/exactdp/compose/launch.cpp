@@ -144,6 +144,7 @@ struct LaunchSpec {
   std::optional<Accumulator> odometer;           // odometer with truncated view
   std::optional<std::vector<LaunchParameters>> sparse;  // parallel composition
   bool first_pair_consistent = false;
+  bool sparse_by_lambda = false;  // HSV D5.3: J's multiset condition on λ only
 };
 
 std::vector<LaunchParameters> parameters_of(const std::vector<MenuEntry>& menu, const LaunchState& s) {
@@ -153,12 +154,12 @@ std::vector<LaunchParameters> parameters_of(const std::vector<MenuEntry>& menu, 
 }
 
 /// Multiset inclusion on (λ, δ) (HSV D5.1: the parameters of J form a sub-multiset of the budget).
-bool sub_multiset(const std::vector<LaunchParameters>& part, const std::vector<LaunchParameters>& budget) {
+bool sub_multiset(const std::vector<LaunchParameters>& part, const std::vector<LaunchParameters>& budget, bool lambda_only = false) {
   std::vector<bool> used(budget.size(), false);
   for (const auto& p : part) {
     bool found = false;
     for (std::size_t i = 0; i < budget.size() && !found; ++i)
-      if (!used[i] && budget[i].lambda == p.lambda && budget[i].delta == p.delta) used[i] = found = true;
+      if (!used[i] && budget[i].lambda == p.lambda && (lambda_only || budget[i].delta == p.delta)) used[i] = found = true;
     if (!found) return false;
   }
   return true;
@@ -337,7 +338,7 @@ private:
     std::vector<LaunchParameters> j;
     for (std::uint32_t x = 0; x < inst.size(); ++x)
       if (inst[x].differing || x == i) j.push_back(spec_->menu[inst[x].menu].parameters);
-    return sub_multiset(j, *spec_->sparse);
+    return sub_multiset(j, *spec_->sparse, spec_->sparse_by_lambda);
   }
 
   std::shared_ptr<const LaunchSpec> spec_;
@@ -404,6 +405,30 @@ Game parallel_composition(std::vector<MenuEntry> menu, std::vector<LaunchParamet
   s.sparse = std::move(sparse_budget);
   s.first_pair_consistent = first_pair_consistent;
   return launch_game(std::move(s), "parallel composition");
+}
+
+Game approximate_parallel_composition(std::vector<MenuEntry> menu, std::vector<Rational> sparse_lambdas, Rational delta_budget,
+                                      const LaunchOptions& options) {
+  const char* kind = "approximate parallel composition";
+  if (sgn(delta_budget) < 0 || delta_budget > 1) throw Error(kind, "delta_budget", to_string(delta_budget), "delta' lies in [0, 1]");
+  LaunchSpec s;
+  s.menu = std::move(menu);
+  s.options = options;
+  std::vector<LaunchParameters> sparse;
+  for (std::size_t i = 0; i < sparse_lambdas.size(); ++i) {
+    if (sparse_lambdas[i] < 1)
+      throw Error(kind, "sparse_lambdas/" + std::to_string(i), to_string(sparse_lambdas[i]), "lambda = e^epsilon is at least 1");
+    sparse.push_back(LaunchParameters{std::move(sparse_lambdas[i]), Rational(0), std::nullopt});
+  }
+  s.sparse = std::move(sparse);
+  s.sparse_by_lambda = true;
+  // the product budget over every created instance (HSV D5.3): 1 − Π(1 − δ_j) ≤ δ′
+  s.rule = [budget = std::move(delta_budget)](const std::vector<LaunchParameters>& launched, const LaunchParameters& proposed) {
+    Rational keep = 1 - proposed.delta;
+    for (const auto& d : launched) keep *= 1 - d.delta;
+    return 1 - keep <= budget;
+  };
+  return launch_game(std::move(s), kind);
 }
 
 Game filter_composition(std::vector<MenuEntry> menu, ContinuationRule rule, const LaunchOptions& options) {

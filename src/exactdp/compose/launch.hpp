@@ -103,6 +103,20 @@ Game extended_concurrent(std::vector<MenuEntry> menu, const LaunchOptions& optio
 Game parallel_composition(std::vector<MenuEntry> menu, std::vector<LaunchParameters> sparse_budget,
                           bool first_pair_consistent, const LaunchOptions& options);
 
+/// Approximate parallel composition with a product budget (HSV D5.3 f_{∞,δ′}^{ε₁,…,ε_k}): as
+/// parallel_composition, except that (1) the sparsity condition compares privacy parameters λ only
+/// — the λ's of the instances that ever receive a non-identical pair (the set J) must form a
+/// sub-multiset of @p sparse_lambdas, whatever their δ's — and (2) a creation is accepted only while
+/// 1 − Π_j(1 − δ_j) ≤ @p delta_budget over *all* created instances, exceptional or not (HSV D5.3;
+/// THEOREMS.md A.8 last paragraph); a refused creation halts the composition (answer `"halt"`,
+/// data-independent, as a verifier V[f] halts on an invalid sequence). Used by the check of HSV
+/// Thm 5.4 (THEOREMS.md C.5.3). Throws exactdp::Error as parallel_composition, and if @p delta_budget
+/// lies outside [0, 1] or a λ of @p sparse_lambdas is below 1.
+/// @param menu  the mechanisms that may be created  @param sparse_lambdas  the multiset {e^{ε_i}}
+/// @param delta_budget  δ′  @param options  limits
+Game approximate_parallel_composition(std::vector<MenuEntry> menu, std::vector<Rational> sparse_lambdas, Rational delta_budget,
+                                      const LaunchOptions& options);
+
 /// ℱ-FiltCon (HSTVVXZ23 D2.7, Alg 3): a creation request is accepted iff @p rule continues on the
 /// parameters of the instances launched so far and the proposed entry's parameters; otherwise the
 /// composition halts permanently (answer `"halt"`, data-independent). The budget is paid once,
