@@ -83,6 +83,11 @@ struct LaunchOptions {
   unsigned horizon = 4;
   /// The game's name (default: built from the menu).
   std::string name;
+  /// What a filter does when its rule refuses a launch (THEOREMS.md A.9 "halting variants",
+  /// X-FILTER-HALT): false (HSTVVXZ23 Alg 3) halts the composition permanently; true answers
+  /// `"refused"` — a data-independent answer — keeps the state and lets the adversary go on.
+  /// Only filter_composition reads it (an odometer's truncated view always ends).
+  bool refuse_and_continue = false;
 };
 
 /// ExtConComp restricted to a finite menu (HSV D4.1–D4.5): the adversary creates instances from
