@@ -88,6 +88,9 @@ std::vector<MenuEntry> canonical_menu(const std::vector<MenuEntry>& menu) {
   return out;
 }
 
+/// Launch slots of the random filter instances: 2 at the small budget, 3 beyond.
+std::size_t slots(const CheckContext& ctx) { return ctx.budget().horizon_cap() >= 4 ? 3 : 2; }
+
 LaunchOptions launch_options(std::size_t instances, unsigned horizon) {
   LaunchOptions o;
   o.max_instances = instances;
@@ -262,7 +265,8 @@ void check_t18(CheckContext& ctx) {
   }
   // (3) Random pairs of random finite-communication mechanisms.
   for (unsigned n = 0; n < ctx.budget().random_count(); ++n) {
-    const unsigned d1 = static_cast<unsigned>(ctx.rng().range(1, 2)), d2 = static_cast<unsigned>(ctx.rng().range(1, 2));
+    const long dmax = std::max(2u, ctx.budget().horizon_cap() / 2);
+    const unsigned d1 = static_cast<unsigned>(ctx.rng().range(1, dmax)), d2 = static_cast<unsigned>(ctx.rng().range(1, dmax));
     const Game a = random_finite_game(ctx.rng(), 2, d1), b = random_finite_game(ctx.rng(), 2, d2);
     const auto prof = worst_case_profile(concurrent({a, b})).profile;
     const auto [bad, tight] = compare_with_tensor(prof, tensor_bound({a, b}));
@@ -718,8 +722,8 @@ void check_l219(CheckContext& ctx) {
     const Rational ld = lambdas[static_cast<std::size_t>(ctx.rng().range(0, 6))];
     const Rational dd = pure ? Rational(0) : deltas[static_cast<std::size_t>(ctx.rng().range(0, 3))];
     const unsigned h = static_cast<unsigned>(ctx.rng().range(2, std::min(5u, ctx.budget().horizon_cap() + 2)));
-    const std::string bad = pure ? odometer_round(ctx, menu, product_lambda_accumulator(ld), basic_pure_rule(ld), 2, h, ld, dd, 3)
-                                 : odometer_round(ctx, menu, approximate_accumulator(ld, dd), basic_approximate_rule(ld, dd), 2, h, ld, dd, 3);
+    const std::string bad = pure ? odometer_round(ctx, menu, product_lambda_accumulator(ld), basic_pure_rule(ld), slots(ctx), h, ld, dd, 3)
+                                 : odometer_round(ctx, menu, approximate_accumulator(ld, dd), basic_approximate_rule(ld, dd), slots(ctx), h, ld, dd, 3);
     ctx.random_instance(bad.empty(), describe_menu(menu) + ", threshold (" + str(ld) + ", " + str(dd) + "), horizon " + std::to_string(h) + ":" + bad, h);
   }
 }
@@ -843,8 +847,8 @@ void check_t34(CheckContext& ctx) {
     const Rational lb = lbs[static_cast<std::size_t>(ctx.rng().range(0, 3))], db = dbs[static_cast<std::size_t>(ctx.rng().range(0, 2))];
     const bool pure = ctx.rng().coin();
     const unsigned h = static_cast<unsigned>(ctx.rng().range(2, ctx.budget().horizon_cap() + 1));
-    const std::string bad = pure ? filter_reduction_round(menu, basic_pure_rule(lb), 2, h, std::make_pair(lb, Rational(0)))
-                                 : filter_reduction_round(menu, basic_approximate_rule(lb, db), 2, h, std::make_pair(lb, db));
+    const std::string bad = pure ? filter_reduction_round(menu, basic_pure_rule(lb), slots(ctx), h, std::make_pair(lb, Rational(0)))
+                                 : filter_reduction_round(menu, basic_approximate_rule(lb, db), slots(ctx), h, std::make_pair(lb, db));
     ctx.random_instance(bad.empty(), describe_menu(menu) + (pure ? ", pure rule λ ≤ " + str(lb) : ", rule (" + str(lb) + ", " + str(db) + ")") +
                                          ", horizon " + std::to_string(h) + ":" + bad, h);
   }
@@ -879,7 +883,7 @@ void check_c35(CheckContext& ctx) {
     const auto menu = random_im_menu(ctx.rng(), static_cast<std::size_t>(ctx.rng().range(1, 3)));
     const Rational lb = lbs[static_cast<std::size_t>(ctx.rng().range(0, 3))], db = dbs[static_cast<std::size_t>(ctx.rng().range(0, 3))];
     const unsigned h = static_cast<unsigned>(ctx.rng().range(2, ctx.budget().horizon_cap() + 1));
-    const Rational got = worst_case_hockey_stick(filter_composition(menu, basic_approximate_rule(lb, db), launch_options(2, h)), lb).delta();
+    const Rational got = worst_case_hockey_stick(filter_composition(menu, basic_approximate_rule(lb, db), launch_options(slots(ctx), h)), lb).delta();
     ctx.random_instance(got <= db, describe_menu(menu) + ", rule (" + str(lb) + ", " + str(db) + "), horizon " + std::to_string(h) + ": δ(" + str(lb) + ") = " + str(got), h);
   }
 }
@@ -888,9 +892,9 @@ void check_t36(CheckContext& ctx) {
   // L2.19 ∘ T3.4 ∘ L2.19 on interactive menus: the truncated odometer equals the filter (views and
   // profiles), stays within every threshold, and lies below the odometer of the canonical pairs.
   auto round = [&](const std::vector<MenuEntry>& menu, const Rational& ld, const Rational& dd, unsigned h) {
-    std::string bad = odometer_round(ctx, menu, approximate_accumulator(ld, dd), basic_approximate_rule(ld, dd), 2, h, ld, dd, 3);
-    const auto pi = worst_case_profile(odometer_truncated(menu, approximate_accumulator(ld, dd), launch_options(2, h))).profile;
-    const auto pn = worst_case_profile(odometer_truncated(canonical_menu(menu), approximate_accumulator(ld, dd), launch_options(2, 4))).profile;
+    std::string bad = odometer_round(ctx, menu, approximate_accumulator(ld, dd), basic_approximate_rule(ld, dd), slots(ctx), h, ld, dd, 3);
+    const auto pi = worst_case_profile(odometer_truncated(menu, approximate_accumulator(ld, dd), launch_options(slots(ctx), h))).profile;
+    const auto pn = worst_case_profile(odometer_truncated(canonical_menu(menu), approximate_accumulator(ld, dd), launch_options(slots(ctx), 2 * static_cast<unsigned>(slots(ctx))))).profile;
     if (!profile_below(pi, pn)) bad += " IM odometer above the canonical-pair odometer;";
     return bad;
   };
@@ -1027,7 +1031,7 @@ Accumulator wrrw_accumulator(const Rational& delta, const Rational& dprime, cons
 void check_t38(CheckContext& ctx) {
   auto round = [&](const std::vector<MenuEntry>& menu, const Rational& delta, const Rational& dprime, const Rational& eps_t, const Rational& delta_t,
                    unsigned h) {
-    const Game odo = odometer_truncated(menu, wrrw_accumulator(delta, dprime, eps_t, delta_t), launch_options(2, h));
+    const Game odo = odometer_truncated(menu, wrrw_accumulator(delta, dprime, eps_t, delta_t), launch_options(slots(ctx), h));
     std::string bad;
     const auto po = worst_case_profile(odo).profile;
     if (delta_t < delta) {
@@ -1035,7 +1039,7 @@ void check_t38(CheckContext& ctx) {
       if (sgn(po.delta(q(1))) != 0) bad += " threshold δ_t < δ but the truncated view is not empty (TV " + str(po.delta(q(1))) + ");";
       return bad;
     }
-    const Game filt = filter_composition(menu, whitehouse_rule(eps_t, delta, dprime), launch_options(2, h));
+    const Game filt = filter_composition(menu, whitehouse_rule(eps_t, delta, dprime), launch_options(slots(ctx), h));
     const auto pf = worst_case_profile(filt).profile;
     if (!(po.forward() == pf.forward() && po.backward() == pf.backward())) bad += " truncated odometer and WRRW filter profiles differ;";
     const Rational lo = exp_lower(eps_t);
@@ -1166,7 +1170,7 @@ void check_t46(CheckContext& ctx) {
       if (e.parameters.renyi_moment && ctx.rng().coin()) budget *= *e.parameters.renyi_moment;
     budget *= q(ctx.rng().range(10, 30), 10);
     const unsigned h = static_cast<unsigned>(ctx.rng().range(2, ctx.budget().horizon_cap() + 1));
-    const auto got = worst_case_renyi_moment(filter_composition(menu, renyi_moment_rule(budget), launch_options(2, h)), alpha).max();
+    const auto got = worst_case_renyi_moment(filter_composition(menu, renyi_moment_rule(budget), launch_options(slots(ctx), h)), alpha).max();
     ctx.random_instance(!(ExtendedRational(budget) < got), "α = " + std::to_string(alpha) + ", " + describe_menu(menu) + ", B = " + str(budget) + ", horizon " +
                                                             std::to_string(h) + ": sup Φ = " + to_string(got), h);
   }
@@ -1258,8 +1262,8 @@ void check_t49(CheckContext& ctx) {
   // 𝒢 = Π m_j (Σ ε_j(α) in moment form): the truncated odometer equals the Rényi filter and its
   // sup moment stays ≤ the threshold, for every threshold of a grid.
   auto round = [&](const std::vector<MenuEntry>& menu, const Rational& budget, unsigned h) {
-    const Game odo = odometer_truncated(menu, moment_accumulator(budget), launch_options(2, h));
-    const Game filt = filter_composition(menu, renyi_moment_rule(budget), launch_options(2, h));
+    const Game odo = odometer_truncated(menu, moment_accumulator(budget), launch_options(slots(ctx), h));
+    const Game filt = filter_composition(menu, renyi_moment_rule(budget), launch_options(slots(ctx), h));
     std::string bad;
     const auto ro = worst_case_renyi_moment(odo, 2), rf = worst_case_renyi_moment(filt, 2);
     if (!(ro.forward == rf.forward && ro.backward == rf.backward)) bad += " odometer Φ₂ " + to_string(ro.max()) + " ≠ filter " + to_string(rf.max()) + ";";
@@ -1296,8 +1300,11 @@ Rational zcdp_of_pure(const Rational& lambda) {
 
 /// sup Φ_α ≤ e^{(α−1)αρ}, i.e. D_α ≤ αρ, decided with certified enclosures (B.15): exact moment
 /// for integer α, certified moment for a rational α.
-Tri zcdp_holds_at(const Game& g, const Rational& alpha, const Rational& rho, unsigned h) {
+Tri zcdp_holds_at(const Game& g, const Rational& alpha, const Rational& rho, unsigned h, std::string* detail = nullptr) {
   const Rational x = (alpha - 1) * alpha * rho;
+  // ρ = 0: D_α ≤ 0 iff every view has equal mass in both worlds, i.e. the exact pure ratio is 1
+  // (an enclosure of a moment equal to 1 could never be separated from e⁰ = 1)
+  if (sgn(rho) == 0) return to_tri(worst_case_ratio(g, at_horizon(h)).max() == ExtendedRational(Rational(1)));
   if (alpha.get_den() == 1) {
     const auto m = worst_case_renyi_moment(g, alpha.get_num().get_ui(), at_horizon(h)).max();
     if (!m.is_finite()) return Tri::no;
@@ -1307,6 +1314,7 @@ Tri zcdp_holds_at(const Game& g, const Rational& alpha, const Rational& rho, uns
   if (c.forward.infinite || c.backward.infinite) return Tri::no;
   const Interval bound = exp(Interval(x, 256));
   const Tri f = certainly_less_equal(c.forward.enclosure, bound), b = certainly_less_equal(c.backward.enclosure, bound);
+  if (detail) *detail = " (Φ " + c.forward.to_string(12) + ", " + c.backward.to_string(12) + " vs e^{(α−1)αρ} " + bound.to_string(12) + ")";
   return f == Tri::yes && b == Tri::yes ? Tri::yes : (f == Tri::no || b == Tri::no ? Tri::no : Tri::undecided);
 }
 
@@ -1329,8 +1337,9 @@ void check_t410(CheckContext& ctx) {
   auto all_orders = [&](const Game& g, const Rational& rho, unsigned h) {
     std::string bad;
     for (const auto& a : orders) {
-      const Tri t = zcdp_holds_at(g, a, rho, h);
-      if (t != Tri::yes) bad += " α = " + str(a) + ": D_α ≤ αρ is " + to_string(t) + ";";
+      std::string detail;
+      const Tri t = zcdp_holds_at(g, a, rho, h, &detail);
+      if (t != Tri::yes) bad += " α = " + str(a) + ": D_α ≤ αρ is " + to_string(t) + detail + ";";
     }
     return bad;
   };
@@ -1367,7 +1376,7 @@ void check_t410(CheckContext& ctx) {
     // the premise D_α(M_j) ≤ αρ_j is checked too.
     std::vector<MenuEntry> menu;
     std::string bad;
-    for (long j = 0, size = ctx.rng().range(1, 2); j < size; ++j) {
+    for (long j = 0, size = ctx.rng().range(1, 2), tries = 0; static_cast<long>(menu.size()) < size && tries < 20; ++tries) {
       Game g = random_finite_game(ctx.rng(), 2, static_cast<unsigned>(ctx.rng().range(1, 2)));
       switch (ctx.rng().range(0, 2)) {
         case 0: g = mp_game(); break;
@@ -1375,14 +1384,14 @@ void check_t410(CheckContext& ctx) {
         default: break;
       }
       const auto r = worst_case_ratio(g).max();
-      if (!r.is_finite()) continue;
-      menu.push_back(entry("P" + std::to_string(j), g, r.value()));
+      if (!r.is_finite()) continue;  // not pure: draw again
+      menu.push_back(entry("P" + std::to_string(j++), g, r.value()));
       bad += all_orders(g, zcdp_of_pure(r.value()), g.horizon);
     }
-    if (menu.empty()) continue;
+    if (menu.empty()) menu.push_back(entry("RR2", one_shot_rr(q(2)), q(2)));
     const Rational rho = rhos[static_cast<std::size_t>(ctx.rng().range(0, 3))];
     const unsigned h = static_cast<unsigned>(ctx.rng().range(2, ctx.budget().horizon_cap() + 1));
-    bad += all_orders(filter_composition(menu, zcdp_rule(rho), launch_options(2, h)), rho, h);
+    bad += all_orders(filter_composition(menu, zcdp_rule(rho), launch_options(slots(ctx), h)), rho, h);
     ctx.random_instance(bad.empty(), describe_menu(menu) + ", ρ = " + str(rho) + ", horizon " + std::to_string(h) + ":" + bad, h);
   }
 }
@@ -1547,9 +1556,9 @@ void check_filter_halt(CheckContext& ctx) {
     const ContinuationRule valid = basic_approximate_rule(lb, db), sub = hashed_rule(salt, valid);
     const unsigned h = static_cast<unsigned>(ctx.rng().range(2, ctx.budget().horizon_cap() + 1));
     // (i) on the sub-rule (any parameter-only rule)
-    std::string bad = halting_variants(ctx, menu, sub, 2, h);
+    std::string bad = halting_variants(ctx, menu, sub, slots(ctx), h);
     // (ii) a pointwise smaller rule of a valid rule is valid
-    const Rational got = worst_case_hockey_stick(filter_composition(menu, sub, launch_options(2, h)), lb).delta();
+    const Rational got = worst_case_hockey_stick(filter_composition(menu, sub, launch_options(slots(ctx), h)), lb).delta();
     if (got > db) bad += " sub-rule exceeds the budget: δ(" + str(lb) + ") = " + str(got) + ";";
     ctx.random_instance(bad.empty(), describe_menu(menu) + ", rule (" + str(lb) + ", " + str(db) + ") ∧ hash " + std::to_string(salt) + ", horizon " + std::to_string(h) + ":" + bad, h);
   }
@@ -1596,19 +1605,23 @@ void check_rdp_curve(CheckContext& ctx) {
     std::vector<MenuEntry> menu;
     std::map<Rational, Rational> m3;
     Rational b2 = q(ctx.rng().range(10, 30), 10), b3 = q(ctx.rng().range(10, 30), 10);
-    for (long j = 0, size = ctx.rng().range(1, 2); j < size; ++j) {
+    for (long j = 0, size = ctx.rng().range(1, 2), tries = 0; static_cast<long>(menu.size()) < size && tries < 20; ++tries) {
       MenuEntry e = random_im_entry(ctx.rng(), "E" + std::to_string(j));
       e.parameters.lambda = q(2 + j);  // a label: each entry its own λ (its δ is recomputed there)
       e.parameters.delta = worst_case_hockey_stick(e.game, e.parameters.lambda).delta();
       const auto r3 = worst_case_renyi_moment(e.game, 3).max();
-      if (!e.parameters.renyi_moment || !r3.is_finite()) continue;
+      if (!e.parameters.renyi_moment || !r3.is_finite()) continue;  // infinite moments: draw again
+      ++j;
       m3[e.parameters.lambda] = r3.value();
       if (ctx.rng().coin()) b2 *= *e.parameters.renyi_moment, b3 *= r3.value();
       menu.push_back(std::move(e));
     }
-    if (menu.empty()) continue;
+    if (menu.empty()) {  // Φ₂(RR₂) = 3/2, Φ₃(RR₂) = 8/3 + 1/12 = 11/4 (Σ p^α q^{1−α}, by hand)
+      menu.push_back(entry("RR2", one_shot_rr(q(2)), q(2), q(0), q(3, 2)));
+      m3[q(2)] = q(11, 4);
+    }
     const unsigned h = static_cast<unsigned>(ctx.rng().range(2, ctx.budget().horizon_cap() + 1));
-    const Game g = filter_composition(menu, curve_rule(m3, b2, b3, true), launch_options(2, h));
+    const Game g = filter_composition(menu, curve_rule(m3, b2, b3, true), launch_options(slots(ctx), h));
     const auto g2 = worst_case_renyi_moment(g, 2).max(), g3 = worst_case_renyi_moment(g, 3).max();
     ctx.random_instance(!(ExtendedRational(b2) < g2) && !(ExtendedRational(b3) < g3),
                         describe_menu(menu) + ", B(2) = " + str(b2) + ", B(3) = " + str(b3) + ": sup Φ₂ = " + to_string(g2) + ", sup Φ₃ = " + to_string(g3), h);
@@ -1619,9 +1632,35 @@ void check_rdp_curve(CheckContext& ctx) {
 
 void families::hstvvxz23(std::vector<Theorem>& out) {
   const std::string src = "proofs_checks/hstvvxz23.cpp";
+  // the functions of this file (and of hstvvxz23_support.cpp) a reader follows from each page
+  const std::map<std::string, std::string> code{
+      {"HSTVVXZ23-L2.3", "check_l23"},
+      {"HSTVVXZ23-T1.8", "check_t18, tensor_bound, compare_with_tensor"},
+      {"HSTVVXZ23-T2.17", "check_t217, alg8 (Algorithm 8/9 by concrete states), compare_alg8, ask_twice; random_post_processor in hstvvxz23_support.cpp"},
+      {"HSTVVXZ23-C2.18", "check_c218, views_equal_for_all, relabelled_table"},
+      {"HSTVVXZ23-T3.3", "check_t33"},
+      {"HSTVVXZ23-L2.19", "check_l219, odometer_round, odometer_filter_identity, approximate_accumulator; replay and view_law in hstvvxz23_support.cpp"},
+      {"HSTVVXZ23-T1.20", "check_t120, hashed_rule"},
+      {"HSTVVXZ23-T3.4", "check_t34, filter_reduction_round, canonical_menu; canonical_pair_game and certified_entry in hstvvxz23_support.cpp"},
+      {"HSTVVXZ23-C3.5", "check_c35, random_im_menu"},
+      {"HSTVVXZ23-T3.6", "check_t36, odometer_round, canonical_menu"},
+      {"HSTVVXZ23-T3.7", "check_t37, wrrw_independent, wrrw_decisions_agree; exp_lower in hstvvxz23_support.cpp"},
+      {"HSTVVXZ23-T3.8", "check_t38, wrrw_accumulator"},
+      {"HSTVVXZ23-TB.3", "check_tb3, wrrw_independent"},
+      {"HSTVVXZ23-T4.6", "check_t46, f5_menu; adversary_from_policy in hstvvxz23_support.cpp"},
+      {"HSTVVXZ23-L4.7", "check_l47, bounded_moment_rule, algorithm12 (the post-processor of Alg 12), algorithm12_identity"},
+      {"HSTVVXZ23-L4.8", "check_l48"},
+      {"HSTVVXZ23-T4.9", "check_t49, moment_accumulator, odometer_filter_identity"},
+      {"HSTVVXZ23-T4.10", "check_t410, zcdp_of_pure, zcdp_holds_at, zcdp_rule"},
+      {"BG-RRUV16-BASIC", "check_rruv, approximate_accumulator; rr_bit_game in hstvvxz23_support.cpp"},
+      {"BG-GDP-FILTER", "check_gdp, gdp_of_rr"},
+      {"X-FILTER-HALT", "check_filter_halt, halting_variants, hashed_rule; LaunchOptions::refuse_and_continue in compose/launch.hpp"},
+      {"X-RDP-CURVE", "check_rdp_curve, curve_rule"}};
   auto add = [&](std::string id, std::string title, std::string cite, Kind k, Status s, std::string statement, std::string assumptions,
                  std::string method, std::string instances, std::string explanation, std::vector<std::string> exercises,
                  std::function<void(CheckContext&)> check) {
+    const std::string pointer = "Code: " + code.at(id) + " in " + src + ".";
+    explanation = explanation.empty() ? pointer : explanation + " " + pointer;
     out.push_back({std::move(id), std::move(title), std::move(cite), k, s, std::move(statement), std::move(assumptions), std::move(method),
                    std::move(instances), std::move(explanation), std::move(exercises), src, std::move(check), ""});
   };
@@ -1749,8 +1788,8 @@ void families::hstvvxz23(std::vector<Theorem>& out) {
   add("HSTVVXZ23-L4.7", "bounded number of launches", "HSTVVXZ23 Lemma 4.7 (Alg 12)", Kind::positive, Status::as_stated,
       "ℱ_K = 𝕀(Σε_i ≤ ε ∧ k ≤ K) is valid.", "Moment form at α = 2.",
       "(1) Exact sup Φ₂ of ℱ_K-FiltCon ≤ B for K = 1, 2, 3. (2) The Alg 12 identity: for a deterministic adversary whose first launch "
-      "is M₁, ℱ_K-FiltCon equals P∘ConComp(M₁, ℱ_{K−1}-FiltCon at budget B/m₁), with P routing (1, q) to M₁, (j, q) to the inner filter "
-      "as (j−1, q) and halting everything once the inner filter halts; the view laws of random such adversaries are compared exactly.",
+      "is M₁, ℱ_K-FiltCon equals P∘ConComp(M₁, ℱ_{K−1}-FiltCon at budget B/m₁), with P routing a query to launch 1 to M₁, a query to launch j ≥ 2 to the inner filter "
+      "as a query to its launch j − 1 and halting everything once the inner filter halts; the view laws of random such adversaries are compared exactly.",
       "F5's menu (E.9 values by depth); random interactive menus.", "",
       {"exactdp::filter_composition()", "exactdp::concurrent()", "exactdp::postprocess_mechanism()", "exactdp::worst_case_renyi_moment()"}, check_l47);
   add("HSTVVXZ23-L4.8", "limit of Rényi divergences", "HSTVVXZ23 Lemma 4.8 (van Erven–Harremoës)", Kind::note, Status::as_stated,
