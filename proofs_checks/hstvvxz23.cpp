@@ -253,6 +253,15 @@ void check_t18(CheckContext& ctx) {
     expect_equal(ctx, "F2: tensor bound δ_{f_RR₂ ⊗ f_C}(2) (E.9: (2/3)(1/2) + (1/3)(1/3) = 4/9)", std::max(bound.forward(q(2)), bound.backward(q(2))), q(4, 9), 2);
     const auto [bad, tight] = compare_with_tensor(prof, bound);
     ctx.instance("F2: engine ≤ tensor bound at its breakpoints", bad.empty() ? (tight ? "equal everywhere" : "below") : bad, bad.empty(), 2);
+    // E.9: if C must be queried first the adversary cannot use RR₂'s answer, and sup H₂ = 1/3
+    // (an explicit automaton verifier: round 1 offers C's queries, round 2 RR₂'s)
+    const auto& mech = dynamic_cast<const ConcurrentMechanism&>(*f2.mechanism);
+    std::vector<std::vector<AutomatonVerifier::Edge>> edges(3);
+    for (MessageId m = 0; m < mech.component(1).messages().size(); ++m) edges[0].push_back({MessagePair{mech.message_of(1, m), mech.message_of(1, m)}, 1});
+    for (MessageId m = 0; m < mech.component(0).messages().size(); ++m) edges[1].push_back({MessagePair{mech.message_of(0, m), mech.message_of(0, m)}, 2});
+    Game c_first = f2;
+    c_first.verifier = std::make_shared<AutomatonVerifier>(std::vector<std::string>{"C next", "RR2 next", "done"}, 0, edges);
+    expect_equal(ctx, "F2: C queried first (fixed order): sup H₂ (E.9: 1/3 < 4/9)", worst_case_hockey_stick(c_first, q(2)).delta(), q(1, 3), 2);
   }
   {
     // C1 (E.7): MP ⊗ MP; its δ(2) per direction is the hand value, and the bound holds.
@@ -1659,7 +1668,7 @@ void families::hstvvxz23(std::vector<Theorem>& out) {
   auto add = [&](std::string id, std::string title, std::string cite, Kind k, Status s, std::string statement, std::string assumptions,
                  std::string method, std::string instances, std::string explanation, std::vector<std::string> exercises,
                  std::function<void(CheckContext&)> check) {
-    const std::string pointer = "Code: " + code.at(id) + " in " + src + ".";
+    const std::string pointer = "Code (" + src + "): " + code.at(id) + ".";
     explanation = explanation.empty() ? pointer : explanation + " " + pointer;
     out.push_back({std::move(id), std::move(title), std::move(cite), k, s, std::move(statement), std::move(assumptions), std::move(method),
                    std::move(instances), std::move(explanation), std::move(exercises), src, std::move(check), ""});
