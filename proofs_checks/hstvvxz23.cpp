@@ -703,6 +703,8 @@ void check_l219(CheckContext& ctx) {
   // Named: the F4 menu under the pure accumulator Π λ_j at threshold 6 — its truncated view is the
   // F4 filter (E.9 table) — and the approximate accumulator on H11-like RR_{λ,δ} entries.
   const std::vector<MenuEntry> f4{entry("RR2", one_shot_rr(q(2)), q(2)), entry("RR3", one_shot_rr(q(3)), q(3)), entry("RR4", one_shot_rr(q(4)), q(4))};
+  const bool small = ctx.budget().level == BudgetLevel::small;
+  const unsigned h_named = small ? 4 : 5, adversaries = small ? 4 : 8;
   {
     const Game odo = odometer_truncated(f4, product_lambda_accumulator(q(6)), launch_options(3, 6));
     const auto prof = worst_case_profile(odo).profile;
@@ -713,16 +715,18 @@ void check_l219(CheckContext& ctx) {
       ok = ok && prof.forward()(Rational(l)) == v && prof.backward()(Rational(l)) == v;
     }
     ctx.instance("F4 menu, Π λ_j odometer at threshold 6, truncated view: sup H_λ at λ = 6,5,4,3,2,1 (E.9 F4: 0 1/12 1/6 1/4 2/5 3/5)", got, ok, 6);
-    const std::string bad = odometer_round(ctx, f4, product_lambda_accumulator(q(6)), basic_pure_rule(q(6)), 3, 5, q(6), q(0), 8);
-    ctx.instance("F4 menu: truncated odometer = basic pure filter (profiles, 8 random adversaries' views), within threshold",
-                 bad.empty() ? "identical" : bad, bad.empty(), 5);
+    const std::string bad = odometer_round(ctx, f4, product_lambda_accumulator(q(6)), basic_pure_rule(q(6)), 3, h_named, q(6), q(0), adversaries);
+    ctx.instance("F4 menu: truncated odometer = basic pure filter (profiles, " + std::to_string(adversaries) + " random adversaries' views of " +
+                     std::to_string(h_named) + " rounds), within threshold",
+                 bad.empty() ? "identical" : bad, bad.empty(), h_named);
   }
   {
     const std::vector<MenuEntry> m{entry("A", one_shot_rr(q(2)), q(2)), entry("B", one_shot_rr(q(1), q(1, 10)), q(1), q(1, 10)),
                                    entry("C", one_shot_rr(q(2), q(1, 10)), q(2), q(1, 10))};
-    const std::string bad = odometer_round(ctx, m, approximate_accumulator(q(4), q(1, 5)), basic_approximate_rule(q(4), q(1, 5)), 3, 5, q(4), q(1, 5), 8);
+    const std::string bad =
+        odometer_round(ctx, m, approximate_accumulator(q(4), q(1, 5)), basic_approximate_rule(q(4), q(1, 5)), 3, h_named, q(4), q(1, 5), adversaries);
     ctx.instance("menu {RR(2,0), RR(1,1/10), RR(2,1/10)}: (Πλ, Σδ) odometer at (4, 1/5) = basic filter, within threshold",
-                 bad.empty() ? "identical" : bad, bad.empty(), 5);
+                 bad.empty() ? "identical" : bad, bad.empty(), h_named);
   }
   const std::vector<Rational> lambdas{q(1), q(3, 2), q(2), q(3), q(4), q(6), q(9)}, deltas{q(0), q(1, 20), q(1, 10), q(3, 20)};
   for (unsigned n = 0; n < ctx.budget().random_count(); ++n) {
@@ -1414,8 +1418,9 @@ void check_rruv(CheckContext& ctx) {
     const auto prof = worst_case_profile(g).profile;
     expect_equal(ctx, "F4: pure filter Σε ≤ ln 6: sup H₆ (the guarantee, E.9: 0)", prof.delta(q(6)), q(0), 6);
     expect_equal(ctx, "F4: sup H₂ = H₂(RR₄) (E.9: 2/5)", prof.delta(q(2)), q(2, 5), 6);
-    const Game odo = odometer_truncated(f4, product_lambda_accumulator(q(6)), launch_options(3, 6));
-    expect_equal(ctx, "F4 menu, odometer Σε at threshold ln 6: truncated view sup H₆", worst_case_hockey_stick(odo, q(6)).delta(), q(0), 6);
+    const unsigned h = ctx.budget().level == BudgetLevel::small ? 4 : 6;
+    const Game odo = odometer_truncated(f4, product_lambda_accumulator(q(6)), launch_options(3, h));
+    expect_equal(ctx, "F4 menu, odometer Σε at threshold ln 6, " + std::to_string(h) + " rounds: truncated view sup H₆", worst_case_hockey_stick(odo, q(6)).delta(), q(0), h);
   }
   {
     // H11 (E.10): RR of a bit pair (0,1), menu (λ, δ) ∈ {(2,0), (1,1/10), (2,1/10)}, Πλ ≤ 4,
