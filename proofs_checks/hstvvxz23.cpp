@@ -707,12 +707,12 @@ void check_l219(CheckContext& ctx) {
   const unsigned h_named = small ? 4 : 5, adversaries = small ? 4 : 8;
   {
     const Game odo = odometer_truncated(f4, product_lambda_accumulator(q(6)), launch_options(3, 6));
-    const auto prof = worst_case_profile(odo).profile;
     std::string got;
     bool ok = true;
     for (const auto& [l, v] : std::vector<std::pair<long, Rational>>{{6, q(0)}, {5, q(1, 12)}, {4, q(1, 6)}, {3, q(1, 4)}, {2, q(2, 5)}, {1, q(3, 5)}}) {
-      got += str(prof.delta(Rational(l))) + " ";
-      ok = ok && prof.forward()(Rational(l)) == v && prof.backward()(Rational(l)) == v;
+      const auto r = worst_case_hockey_stick(odo, Rational(l));
+      got += str(r.delta()) + " ";
+      ok = ok && r.forward == v && r.backward == v;
     }
     ctx.instance("F4 menu, Π λ_j odometer at threshold 6, truncated view: sup H_λ at λ = 6,5,4,3,2,1 (E.9 F4: 0 1/12 1/6 1/4 2/5 3/5)", got, ok, 6);
     const std::string bad = odometer_round(ctx, f4, product_lambda_accumulator(q(6)), basic_pure_rule(q(6)), 3, h_named, q(6), q(0), adversaries);
@@ -1415,9 +1415,8 @@ void check_rruv(CheckContext& ctx) {
   {
     const std::vector<MenuEntry> f4{entry("RR2", one_shot_rr(q(2)), q(2)), entry("RR3", one_shot_rr(q(3)), q(3)), entry("RR4", one_shot_rr(q(4)), q(4))};
     const Game g = filter_composition(f4, basic_pure_rule(q(6)), launch_options(3, 6));
-    const auto prof = worst_case_profile(g).profile;
-    expect_equal(ctx, "F4: pure filter Σε ≤ ln 6: sup H₆ (the guarantee, E.9: 0)", prof.delta(q(6)), q(0), 6);
-    expect_equal(ctx, "F4: sup H₂ = H₂(RR₄) (E.9: 2/5)", prof.delta(q(2)), q(2, 5), 6);
+    expect_equal(ctx, "F4: pure filter Σε ≤ ln 6: sup H₆ (the guarantee, E.9: 0)", worst_case_hockey_stick(g, q(6)).delta(), q(0), 6);
+    expect_equal(ctx, "F4: sup H₂ = H₂(RR₄) (E.9: 2/5)", worst_case_hockey_stick(g, q(2)).delta(), q(2, 5), 6);
     const unsigned h = ctx.budget().level == BudgetLevel::small ? 4 : 6;
     const Game odo = odometer_truncated(f4, product_lambda_accumulator(q(6)), launch_options(3, h));
     expect_equal(ctx, "F4 menu, odometer Σε at threshold ln 6, " + std::to_string(h) + " rounds: truncated view sup H₆", worst_case_hockey_stick(odo, q(6)).delta(), q(0), h);
@@ -1428,9 +1427,9 @@ void check_rruv(CheckContext& ctx) {
     const std::vector<MenuEntry> h11{entry("A", rr_bit_game(q(2), q(0)), q(2)), entry("B", rr_bit_game(q(1), q(1, 10)), q(1), q(1, 10)),
                                      entry("C", rr_bit_game(q(2), q(1, 10)), q(2), q(1, 10))};
     const Game g = filter_composition(h11, basic_approximate_rule(q(4), q(1, 5)), launch_options(3, 6));
-    const auto prof = worst_case_profile(g).profile;
-    ctx.instance("H11: sup H_λ at λ = 1, 2, 4 (E.10: 23/50, 37/100, 19/100; 19/100 ≤ 1/5)", str(prof.delta(q(1))) + ", " + str(prof.delta(q(2))) + ", " + str(prof.delta(q(4))),
-                 prof.delta(q(1)) == q(23, 50) && prof.delta(q(2)) == q(37, 100) && prof.delta(q(4)) == q(19, 100), 6);
+    const Rational d1 = worst_case_hockey_stick(g, q(1)).delta(), d2 = worst_case_hockey_stick(g, q(2)).delta(), d4 = worst_case_hockey_stick(g, q(4)).delta();
+    ctx.instance("H11: sup H_λ at λ = 1, 2, 4 (E.10: 23/50, 37/100, 19/100; 19/100 ≤ 1/5)", str(d1) + ", " + str(d2) + ", " + str(d4),
+                 d1 == q(23, 50) && d2 == q(37, 100) && d4 == q(19, 100), 6);
     const Game odo = odometer_truncated(h11, approximate_accumulator(q(4), q(1, 5)), launch_options(3, 6));
     expect_equal(ctx, "H11 menu, odometer (Σε, Σδ) at threshold (ln 4, 1/5): truncated view δ(4) (= the filter's 19/100)",
                  worst_case_hockey_stick(odo, q(4)).delta(), q(19, 100), 6);
