@@ -1575,8 +1575,29 @@ void check_filter_halt(CheckContext& ctx) {
     if (got > db) bad += " sub-rule exceeds the budget: δ(" + str(lb) + ") = " + str(got) + ";";
     ctx.random_instance(bad.empty(), describe_menu(menu) + ", rule (" + str(lb) + ", " + str(db) + ") ∧ hash " + std::to_string(salt) + ", horizon " + std::to_string(h) + ":" + bad, h);
   }
-  ctx.note("Not built: a rule whose decision depends on the data (the statement says both parts then fail); the launch "
-           "combinators of compose/ only accept parameter-only rules.");
+  {
+    // (ii) fails once the rule looks at the data: ℱ′ = ℱ ∧ [x = x₀] under ℱ = Πλ ≤ 2 over {RR₂}.
+    // compose/ only takes parameter-only rules, so the filter is written out as a table: world 0
+    // launches RR₂ and answers its query; world 1 refuses (halts). ℱ itself gives δ(2) = 0.
+    using Row = TableMechanism::Row;
+    const auto rr2 = [](int b) {
+      return std::vector<Row>{Row{b == 0 ? q(2, 3) : q(1, 3), "0", "done"}, Row{b == 0 ? q(1, 3) : q(2, 3), "1", "done"}};
+    };
+    std::vector<std::pair<std::string, TableMechanism::StateTable>> st{
+        {"w0", {false, {{"create:RR2", {Row{Rational(1), "created", "r0"}}}, {"0:q", {Row{Rational(1), invalid_answer, "w0"}}}}}},
+        {"w1", {false, {{"create:RR2", {Row{Rational(1), halt_answer, "h"}}}, {"0:q", {Row{Rational(1), invalid_answer, "w1"}}}}}},
+        {"r0", {false, {{"create:RR2", {Row{Rational(1), invalid_answer, "r0"}}}, {"0:q", rr2(0)}}}},
+        {"done", {true, {}}},
+        {"h", {true, {}}}};
+    auto mech = std::make_shared<TableMechanism>("data-dependent filter", st, std::vector<std::string>{"create:RR2", "0:q"});
+    const Game dd = static_game("data-dependent filter", mech, {mech->state_id("w0"), mech->state_id("w1")}, 2);
+    const Game valid = filter_composition({entry("RR2", one_shot_rr(q(2)), q(2))}, basic_pure_rule(q(2)), launch_options(1, 2));
+    const Rational d_dd = worst_case_hockey_stick(dd, q(2)).delta(), d_valid = worst_case_hockey_stick(valid, q(2)).delta();
+    ctx.instance("a data-dependent sub-rule of the valid Πλ ≤ 2 over {RR₂} (refuse iff x = x′): δ(2) = 1 (the refusal reveals x), while the "
+                 "valid rule gives 0",
+                 str(d_dd) + " vs " + str(d_valid), d_dd == 1 && sgn(d_valid) == 0, 2);
+  }
+  ctx.note("Part (i) is not shown to fail for data-dependent rules: compose/'s launch combinators take parameter-only rules.");
 }
 
 /// "Every α of {2, 3}" (or "some α") rule over menus whose entries carry m(2) in renyi_moment and
@@ -1843,7 +1864,8 @@ void families::hstvvxz23(std::vector<Theorem>& out) {
       "answers are deleted; a halting-variant adversary replayed on the refusing variant stops at the refusal, matching the halting view "
       "cut there. (ii) Random sub-rules (a valid basic rule ∧ a seeded hash of the parameters) stay within the budget.",
       "F4's menu; random RR and interactive menus.",
-      "A rule that looks at the data cannot be written as a ContinuationRule, so the failure of both parts for such rules is not shown.",
+      "A rule that looks at the data cannot be written as a ContinuationRule; one hand-written table shows part (ii) failing for such a "
+      "rule, part (i)'s failure is not shown.",
       {"exactdp::filter_composition()", "exactdp::LaunchOptions", "exactdp::view_distributions()"}, check_filter_halt);
   add("X-RDP-CURVE", "curve-valued RDP budgets", "THEOREMS.md C.4", Kind::positive, Status::as_stated,
       "Continuing iff Σε_i(α) ≤ ε(α) for every α of the grid is valid; \"for some α\" is not.", "Grid {2, 3}, moment form.",
