@@ -9,7 +9,9 @@
 /// that offers the creation queries and, per instance, the pairs allowed by that instance's own
 /// neighbouring relation. Messages:
 ///  * `"create:<name>"` — create an instance of the menu entry `<name>` (answered `"created"`);
-///    creations beyond `max_instances` are answered `"invalid"` (a data-independent refusal);
+///    creations beyond `max_instances` are answered `"invalid"` (a data-independent refusal); a
+///    launch a filter's rule refuses halts the composition (`"halt"`), or is answered `"refused"`
+///    with LaunchOptions::refuse_and_continue;
 ///  * `"i:m"` — message m to the i-th created instance (i from 0); `"invalid"` if there is no
 ///    such instance or it does not accept m;
 ///  * `"privacy_loss"` (odometers only) — answered with the accumulator's report, no state change.
