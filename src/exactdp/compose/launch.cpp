@@ -135,6 +135,7 @@ struct LaunchStateHash {
 
 const std::string privacy_loss_message = "privacy_loss";
 const std::string created_answer = "created";
+const std::string refused_answer = "refused";
 
 /// What a launch composition does beyond ExtConComp.
 struct LaunchSpec {
@@ -201,6 +202,7 @@ std::shared_ptr<LaunchMechanism> launch_mechanism(std::shared_ptr<const LaunchSp
         launched.push_back(menu[j].parameters);
         go = spec->odometer->within(launched);
       }
+      if (!go && spec->rule && !spec->odometer && spec->options.refuse_and_continue) return {{Rational(1), refused_answer, s}};
       if (!go) {
         LaunchState h = s;
         h.halted = true;
@@ -256,7 +258,15 @@ public:
     std::vector<Instance> inst = n.instances;
     const Action& a = n.actions[action];
     if (a.kind == Action::create) {
-      inst.push_back(Instance{a.index, spec_->menu[a.index].game.verifier->initial_state(), false, false, false});
+      // A refused launch of the refusing variant creates no instance, so instance indices keep
+      // matching the mechanism's (the rule sees parameters only, so the verifier can decide it).
+      bool accepted = true;
+      if (spec_->rule && !spec_->odometer && spec_->options.refuse_and_continue) {
+        std::vector<LaunchParameters> launched;
+        for (const auto& i : inst) launched.push_back(spec_->menu[i.menu].parameters);
+        accepted = spec_->rule(launched, spec_->menu[a.index].parameters);
+      }
+      if (accepted) inst.push_back(Instance{a.index, spec_->menu[a.index].game.verifier->initial_state(), false, false, false});
     } else if (a.kind == Action::query) {
       Instance& i = inst[a.index];
       const auto& inner = *spec_->menu[i.menu].game.verifier;

@@ -9,7 +9,9 @@
 /// that offers the creation queries and, per instance, the pairs allowed by that instance's own
 /// neighbouring relation. Messages:
 ///  * `"create:<name>"` — create an instance of the menu entry `<name>` (answered `"created"`);
-///    creations beyond `max_instances` are answered `"invalid"` (a data-independent refusal);
+///    creations beyond `max_instances` are answered `"invalid"` (a data-independent refusal); a
+///    launch a filter's rule refuses halts the composition (`"halt"`), or is answered `"refused"`
+///    with LaunchOptions::refuse_and_continue;
 ///  * `"i:m"` — message m to the i-th created instance (i from 0); `"invalid"` if there is no
 ///    such instance or it does not accept m;
 ///  * `"privacy_loss"` (odometers only) — answered with the accumulator's report, no state change.
@@ -83,6 +85,11 @@ struct LaunchOptions {
   unsigned horizon = 4;
   /// The game's name (default: built from the menu).
   std::string name;
+  /// What a filter does when its rule refuses a launch (THEOREMS.md A.9 "halting variants",
+  /// X-FILTER-HALT): false (HSTVVXZ23 Alg 3) halts the composition permanently; true answers
+  /// `"refused"` — a data-independent answer — keeps the state and lets the adversary go on.
+  /// Only filter_composition reads it (an odometer's truncated view always ends).
+  bool refuse_and_continue = false;
 };
 
 /// ExtConComp restricted to a finite menu (HSV D4.1–D4.5): the adversary creates instances from

@@ -23,12 +23,13 @@ std::vector<std::array<Rational, 2>> tree_hockey_stick(const LikelihoodTree& tre
   for (std::size_t n = tree.nodes.size(); n-- > 0;) {  // children follow their parents
     const auto& node = tree.nodes[n];
     const auto& m = node.likelihood;
-    if (node.depth == tree.horizon) {
+    // a full history, or one after which the verifier allows no pair (the interaction is over)
+    if (node.depth == tree.horizon || node.branches.empty()) {
       for (int b = 0; b < 2; ++b) lower[n][b] = positive_part(m[b] - gamma * m[1 - b]);
       continue;
     }
     for (int b = 0; b < 2; ++b) {
-      Rational best = 0;  // stopping is dominated (A.4); with no branch the value is 0
+      Rational best = 0;  // stopping is dominated (A.4)
       for (const auto& br : node.branches) {
         Rational sum = 0;
         for (const auto& c : br.children) sum += lower[c.node][b];
