@@ -18,8 +18,9 @@ AnswerId answer_named(const Game& g, const std::string& name) {
 }
 
 MessagePair same(const Game& g, const std::string& m) {
-  const MessageId id = *g.mechanism->message_id(m);
-  return {id, id};
+  const auto id = g.mechanism->message_id(m);
+  if (!id) throw Error("test", "message", m, "not in " + g.name + "'s alphabet");
+  return {*id, *id};
 }
 
 TEST(NodeRenyi, MPHandValuesAfterTheFirstAnswer) {
@@ -49,19 +50,20 @@ TEST(NodeRenyi, RootEqualsTheEngineAndLeavesEqualTheMomentFormula) {
       const auto at = worst_case_renyi_moment_at(g, {{}}, alpha);
       EXPECT_EQ(at[0].moment.forward, root.forward) << g.name;
       EXPECT_EQ(at[0].moment.backward, root.backward) << g.name;
-      // every full history of depth 2: the leaf value, and the recursion at depth 1
+      // every full history of depth 2: the leaf value, and the recursion at depth 1 (R2's only
+      // message is "*", the VW2 fixtures' are "0" and "1")
+      const std::vector<std::string> msgs = g.name == "R2" ? std::vector<std::string>{"*"} : std::vector<std::string>{"0", "1"};
       std::vector<GameHistory> depth1, depth2;
-      for (const std::string first : {"0"})
-        for (const std::string a : {"0", "1"}) {
-          GameHistory h{{same(g, first), answer_named(g, a)}};
-          depth1.push_back(h);
-          for (const std::string m : {"0", "1"})
-            for (const std::string b : {"0", "1"}) {
-              GameHistory full = h;
-              full.push_back({same(g, m), answer_named(g, b)});
-              depth2.push_back(full);
-            }
-        }
+      for (const std::string& a : {"0", "1"}) {
+        GameHistory h{{same(g, msgs[0]), answer_named(g, a)}};
+        depth1.push_back(h);
+        for (const std::string& m : msgs)
+          for (const std::string& b : {"0", "1"}) {
+            GameHistory full = h;
+            full.push_back({same(g, m), answer_named(g, b)});
+            depth2.push_back(full);
+          }
+      }
       std::vector<GameHistory> reachable;
       for (const auto& h : depth2) {
         try {
@@ -83,9 +85,9 @@ TEST(NodeRenyi, RootEqualsTheEngineAndLeavesEqualTheMomentFormula) {
       for (std::size_t i = 0; i < depth1.size(); ++i) {
         const auto parent = worst_case_renyi_moment_at(g, {depth1[i]}, alpha)[0];
         ExtendedRational best_f, best_b;
-        for (const std::string m : {"0", "1"}) {
+        for (const std::string& m : msgs) {
           ExtendedRational sf, sb;
-          for (const std::string b : {"0", "1"}) {
+          for (const std::string& b : {"0", "1"}) {
             GameHistory full = depth1[i];
             full.push_back({same(g, m), answer_named(g, b)});
             if (std::find(reachable.begin(), reachable.end(), full) == reachable.end()) continue;
@@ -116,6 +118,8 @@ TEST(NodeRenyi, BadHistoriesAreRefusedByName) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("histories[1]"), std::string::npos) << e.what();
   }
+  // an id outside the alphabet is refused with its number
+  EXPECT_THROW(worst_case_renyi_moment_at(g, {{{MessagePair{77, 77}, a0}}}, 2), Error);
   // a pair the static verifier never offers (two different messages) — MP has messages "0", "1"
   const Game m = mp();
   const MessagePair mixed{*m.mechanism->message_id("0"), *m.mechanism->message_id("1")};

@@ -448,9 +448,12 @@ std::vector<NodeRenyiMoment> worst_case_renyi_moment_at(const Game& game, const 
       const auto& [pair, answer] = h[t];
       const auto& allowed = game.verifier->allowed(sigma);
       const auto it = std::find(allowed.begin(), allowed.end(), pair);
-      if (it == allowed.end())
-        throw Error(where, field + "[" + std::to_string(t) + "]", game.mechanism->messages().at(pair.world0) + "/" +
-                        game.mechanism->messages().at(pair.world1), "the verifier does not allow this pair here");
+      if (it == allowed.end()) {
+        const auto& ms = game.mechanism->messages();
+        auto name = [&](MessageId m) { return m < ms.size() ? ms[m] : "#" + std::to_string(m); };
+        throw Error(where, field + "[" + std::to_string(t) + "]", name(pair.world0) + "/" + name(pair.world1),
+                    "the verifier does not allow this pair here");
+      }
       std::array<std::map<StateId, Rational>, 2> next;
       for (int b = 0; b < 2; ++b)
         for (const auto& [st, p] : m[b])
