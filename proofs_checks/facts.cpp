@@ -1,6 +1,9 @@
 // THEOREMS.md C.7 — facts the project relies on (X-): backward induction is exact, profiles are
-// convex PL, the Newton route for PrivLoss, the duality check, hockey-stick reflection and tensor
-// identities, DLap ↔ RR, clamping, and the Rényi chain-rule counterexample.
+// convex PL, the Newton route for PrivLoss, the duality check, the factorisation and the product
+// identities of concurrent compositions, uniqueness of the pure RR decomposition, hockey-stick
+// reflection and tensor identities, DLap ↔ RR, clamping, the tree counter and the Rényi chain-rule
+// counterexample. X-LYU-GREEDY is registered here and written in lyu.cpp beside the other
+// LYU-DECOMP node checks.
 #include "exactdp/divergence/hockey_stick.hpp"
 #include "exactdp/divergence/renyi.hpp"
 #include "exactdp/divergence/tradeoff.hpp"
@@ -334,7 +337,7 @@ void check_factor(CheckContext& ctx) {
   one({mp_game(), mp_game()}, true);
   one({mp_game(), r2_game()}, true);
   one({library::mirror(q(1, 2)), library::m_delta(q(1, 10))}, true);
-  one({r2_game(), library::mirror(q(1, 2)), ma_game()}, true);
+  one({r2_game(), library::mirror(q(1, 2)), library::randomized_response(q(3), q(1, 10))}, true);
   for (unsigned n = 0; n < ctx.budget().random_count(); ++n) {
     std::vector<Game> parts{random_small_system(ctx.rng()), random_small_system(ctx.rng())};
     if (n % 4 == 3) parts.push_back(random_table_game(ctx.rng(), 2, 1));
@@ -480,7 +483,7 @@ void families::facts(std::vector<Theorem>& out) {
                  "matched by name); at every composed history and in both worlds the composed likelihood must equal the product "
                  "of the components' likelihoods at the sub-histories. The named instances must contain different interleavings "
                  "of the same sub-histories (fewer distinct tuples than composed nodes).",
-                 "C1 = MP ⊗ MP, R1 = MP ⊗ R2, H8 = Mir_{1/2} ⊗ M_{1/10} (non-identical pairs under g), R2 ⊗ Mir_{1/2} ⊗ MA; random "
+                 "C1 = MP ⊗ MP, R1 = MP ⊗ R2, H8 = Mir_{1/2} ⊗ M_{1/10} (non-identical pairs under g), R2 ⊗ Mir_{1/2} ⊗ RR_{ln 3,1/10}; random "
                  "pairs (and triples) of random small systems.",
                  "", {"exactdp::concurrent()", "exactdp::ConcurrentMechanism", "exactdp::likelihood_tree()"}, src, check_factor, ""});
   out.push_back({"X-RENYI-PRODUCT", "Rényi moments of a concurrent composition multiply", "THEOREMS.md B.12", Kind::positive,
