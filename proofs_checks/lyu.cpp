@@ -927,6 +927,12 @@ Interval rho_lower(const RenyiCurve& c, Precision prec) {
 /// One composition: "" or why the zCDP / tCDP composition fails on it.
 std::string zcdp_failure(const std::vector<Game>& parts, bool zcdp, std::string& summary) {
   const Game comp = concurrent(parts, joined_names(parts));
+  // A true equality never separates (B.15): when the composition's worlds are indistinguishable
+  // (exact pure level 1, so D_α = 0 for every α) ρ*_C = 0 ≤ Σρ*_i is decided symbolically.
+  if (worst_case_ratio(comp).max() == ExtendedRational(1)) {
+    summary = "the composition's pure level is exactly 1, so ρ*_C = 0";
+    return {};
+  }
   for (Precision prec : {Precision(128), Precision(512)}) {
     const RenyiCurve cc = renyi_curve(comp, prec);
     std::vector<RenyiCurve> ci;
@@ -1255,7 +1261,8 @@ void families::lyu(std::vector<Theorem>& out) {
                  "ρ* = sup_{α>1} D_α/α ≤ max(D_{α₁}, max_j D_{α_{j+1}}/α_j, D_∞/α_n) (D_α is non-decreasing; the D_∞ term only for "
                  "zCDP) and ρ* ≥ max_j D_{α_j}/α_j. Checked: the composition's moments are the products of the components' at every "
                  "grid α (exact at integers, overlapping enclosures at 3/2), and the composition's certified lower bound is "
-                 "certainly ≤ the sum of the components' certified upper bounds (MPFI, 128 then 512 bits). Also MP's lower bound "
+                 "certainly ≤ the sum of the components' certified upper bounds (MPFI, 128 then 512 bits; a composition of exact pure "
+                 "level 1 has ρ* = 0 and is decided symbolically, since a true equality never separates, B.15). Also MP's lower bound "
                  "≤ (ln 8)²/2 (pure ⇒ zCDP, BS16).",
                  "C1 = MP ⊗ MP and R1 = MP ⊗ R2 (zCDP and tCDP); random pairs of random pure small systems.", "",
                  {"exactdp::worst_case_renyi_moment()", "exactdp::worst_case_renyi_moment_certified()", "exactdp::worst_case_ratio()",

@@ -284,6 +284,7 @@ void check_t41(CheckContext& ctx) {
     const Rational eng = worst_case_hockey_stick(g, vw.lambda).delta(), opt = optimal_composition_delta(ld, vw.lambda);
     const bool ok = eng <= vw.delta && vw.delta >= b.delta && b.delta >= opt && eng <= opt;
     const std::string out = "engine δ(λ_g = " + str(vw.lambda) + ") = " + str(eng) + " ≤ δ_opt " + str(opt) + " ≤ Σδ " + str(b.delta) + " ≤ VW δ_g " + str(vw.delta);
+    if (!desc.empty()) desc.pop_back();  // the last ';'
     if (named)
       ctx.instance(g.name + " (compose/ concurrent):" + desc, out, ok, g.horizon);
     else
