@@ -1,14 +1,24 @@
 // THEOREMS.md C.7 — facts the project relies on (X-): backward induction is exact, profiles are
-// convex PL, the Newton route for PrivLoss, the duality check, hockey-stick reflection and tensor
-// identities, DLap ↔ RR, clamping, and the Rényi chain-rule counterexample.
+// convex PL, the Newton route for PrivLoss, the duality check, the factorisation and the product
+// identities of concurrent compositions, uniqueness of the pure RR decomposition, hockey-stick
+// reflection and tensor identities, DLap ↔ RR, clamping, the tree counter and the Rényi chain-rule
+// counterexample. X-LYU-GREEDY is registered here and written in lyu.cpp beside the other
+// LYU-DECOMP node checks.
 #include "exactdp/divergence/hockey_stick.hpp"
 #include "exactdp/divergence/renyi.hpp"
 #include "exactdp/divergence/tradeoff.hpp"
 #include "exactdp/game/engine.hpp"
 #include "exactdp/mechanism/library.hpp"
 #include "exactdp/mechanism/noninteractive.hpp"
+#include "exactdp/compose/concurrent.hpp"
 #include "exactdp/reduce/simulator.hpp"
+#include "exactdp/reduce/simulator_lp.hpp"
+#include "exactdp/reduce/vw_sim.hpp"
+#include "proofs_checks/interactive_support.hpp"
 #include "proofs_checks/support.hpp"
+
+#include <array>
+#include <variant>
 
 namespace exactdp::proofs {
 namespace {
@@ -277,14 +287,163 @@ void check_products(CheckContext& ctx, bool renyi) {
   one(mp_game(), r2_game(), true);
   one(ma_game(), r2_game(), true);
   for (unsigned n = 0; n < ctx.budget().random_count(); ++n) one(random_vw2_game(ctx.rng()), ctx.rng().coin() ? r2_game() : random_vw2_game(ctx.rng()), false);
+  // The same identity through compose/'s concurrent() (ConcurrentMechanism, ProductVerifier with each
+  // component limited to its own horizon), on C1, R1, H8 (a continual component under its own relation
+  // g) and random pairs of random small interactive systems (E.11).
+  auto composed = [&](const std::vector<Game>& parts, const std::string& name, bool named) {
+    const Game c = concurrent(parts, name);
+    std::array<ExtendedRational, 2> prod{ExtendedRational(1), ExtendedRational(1)};
+    DirectionalResult z;
+    for (const auto& p : parts) {
+      const auto x = renyi ? worst_case_renyi_moment(p, 2) : worst_case_ratio(p);
+      prod[0] = prod[0] * x.forward;
+      prod[1] = prod[1] * x.backward;
+    }
+    z = renyi ? worst_case_renyi_moment(c, 2) : worst_case_ratio(c);
+    const bool ok = z.forward == prod[0] && z.backward == prod[1];
+    const std::string out = std::string(renyi ? "Φ₂" : "ratio") + " (" + to_string(z.forward) + ", " + to_string(z.backward) + "), products (" +
+                            to_string(prod[0]) + ", " + to_string(prod[1]) + ")";
+    if (named)
+      ctx.instance(name + " (compose/ concurrent)", out, ok, c.horizon);
+    else
+      ctx.random_instance(ok, name + ": " + out, c.horizon);
+  };
+  composed({mp_game(), mp_game()}, "C1 = MP ⊗ MP", true);
+  composed({mp_game(), r2_game()}, "R1 = MP ⊗ R2", true);
+  composed({library::mirror(q(1, 2)), library::m_delta(q(1, 10))}, "H8 = Mir_{1/2} ⊗ M_{1/10}", true);
+  for (unsigned n = 0; n < ctx.budget().random_count(); ++n) {
+    const std::vector<Game> parts{random_small_system(ctx.rng()), random_small_system(ctx.rng())};
+    composed(parts, joined_names(parts), false);
+  }
+}
+
+void check_factor(CheckContext& ctx) {
+  // Composed likelihoods come from the likelihood tree of compose/'s ConcurrentMechanism, component
+  // likelihoods from each component's own tree; the map H ↦ (H|_1, …, H|_k) routes messages and answers.
+  auto one = [&](const std::vector<Game>& parts, bool named) {
+    const ComposedTree t = composed_tree(parts);
+    const std::string f = factorisation_failure(t);
+    const bool interleaved = t.distinct_tuples() < t.composed.nodes.size();
+    const bool ok = f.empty() && (interleaved || !named);
+    const std::string out = f.empty() ? "holds at all " + std::to_string(t.composed.nodes.size()) + " composed histories (" +
+                                            std::to_string(t.distinct_tuples()) + " distinct tuples of sub-histories)"
+                                      : f;
+    if (named)
+      ctx.instance(t.game.name + ": ConComp^b(H) = Π_i M_i^b(H|_i), different interleavings of the same sub-histories included", out, ok,
+                   t.game.horizon);
+    else
+      ctx.random_instance(ok, t.game.name + ": " + out, t.game.horizon);
+  };
+  one({mp_game(), mp_game()}, true);
+  one({mp_game(), r2_game()}, true);
+  one({library::mirror(q(1, 2)), library::m_delta(q(1, 10))}, true);
+  one({r2_game(), library::mirror(q(1, 2)), library::randomized_response(q(3), q(1, 10))}, true);
+  for (unsigned n = 0; n < ctx.budget().random_count(); ++n) {
+    std::vector<Game> parts{random_small_system(ctx.rng()), random_small_system(ctx.rng())};
+    if (n % 4 == 3) parts.push_back(random_table_game(ctx.rng(), 2, 1));
+    one(parts, false);
+  }
+}
+
+/// "a₀" or "a₀,q,a₁": answers, with the messages of the later steps (the first message of VW2 and R2
+/// does not matter), as in the tables of B.8.
+std::string answer_key(const LikelihoodTree& t, std::size_t node) {
+  std::string k;
+  const auto steps = t.history(node);
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    if (i) k += "," + t.mechanism->messages().at(steps[i].first.world0) + ",";
+    k += t.mechanism->answer_name(steps[i].second);
+  }
+  return k;
+}
+
+void check_vw_unique(CheckContext& ctx) {
+  // V1 and V2 (B.8): the hand-derived VW-SIM conditionals (Pr[answer 0]) of T⁰ and T¹, per node
+  // (answer key) and query; the first round's message does not matter.
+  struct Cell {
+    std::string node, query;
+    Rational t0, t1;
+  };
+  auto tables = [&](const Game& g, const Rational& gamma, const std::vector<Cell>& cells, const std::string& label) {
+    const LikelihoodTree t = likelihood_tree(g);
+    const SimulatorBuild b = vw_simulator(t, gamma);
+    const Simulator* sim = std::get_if<Simulator>(&b);
+    std::string bad;
+    std::size_t compared = 0;
+    if (!sim) bad = " refused: " + std::get<SimulatorRefusal>(b).reason;
+    for (const auto& c : cells)
+      for (std::size_t n = 0; sim && n < t.nodes.size(); ++n) {
+        if (answer_key(t, n) != c.node) continue;
+        for (std::size_t br = 0; br < t.nodes[n].branches.size(); ++br) {
+          if (!c.query.empty() && t.mechanism->messages().at(t.nodes[n].branches[br].pair.world0) != c.query) continue;
+          const auto& ch = t.nodes[n].branches[br].children;
+          for (std::size_t k = 0; k < ch.size(); ++k) {
+            if (t.mechanism->answer_name(ch[k].answer) != "0") continue;
+            ++compared;
+            const Rational& a = sim->systems[0].conditional[n][br][k];
+            const Rational& z = sim->systems[1].conditional[n][br][k];
+            if (a != c.t0 || z != c.t1) bad += " (" + c.node + ", q = " + c.query + "): (" + str(a) + ", " + str(z) + ");";
+          }
+        }
+      }
+    const bool ok = bad.empty() && compared >= cells.size();
+    ctx.instance(label + ": VW-SIM conditionals Pr[T^c answers 0] at every node of B.8's table", ok ? "equal (" + std::to_string(compared) + " cells)" : "differs:" + bad,
+                 ok, g.horizon);
+  };
+  tables(r2_game(), q(4), {{"", "", q(7, 9), q(2, 9)}, {"0", "*", q(5, 7), q(0)}, {"1", "*", q(1), q(2, 7)}}, "V1 (R2, γ = 4)");
+  tables(mp_game(), q(8),
+         {{"", "", q(5, 7), q(2, 7)}, {"0", "0", q(31, 45), q(2, 9)}, {"0", "1", q(1, 2), q(1, 2)}, {"1", "0", q(7, 9), q(14, 45)}, {"1", "1", q(1), q(4, 25)}},
+         "V2 (MP, γ = 8)");
+  // Uniqueness: every RR_ε simulator has the same system likelihoods. The exact LP of B.10 at δ = 0
+  // (cddlib, a different construction) and the closed form K^c = (γM^c − M^{1−c})/(γ − 1) must agree
+  // with VW-SIM's likelihoods at every node.
+  auto unique = [&](const Game& g, const Rational& gamma, bool named) {
+    const LikelihoodTree t = likelihood_tree(g);
+    const SimulatorBuild vb = vw_simulator(t, gamma), lb = lp_simulator(t, gamma, q(0));
+    const Simulator* vs = std::get_if<Simulator>(&vb);
+    const Simulator* ls = std::get_if<Simulator>(&lb);
+    std::string bad;
+    if (!vs || !ls) bad = vs ? " the LP is infeasible: " + std::get<SimulatorRefusal>(lb).reason : " VW-SIM refused: " + std::get<SimulatorRefusal>(vb).reason;
+    for (int c = 0; bad.empty() && c < 2; ++c) {
+      // the LP's systems are (NoLeak, c) at δ = 0: find them by their RR output
+      const SimulatorSystem* lsys = nullptr;
+      for (const auto& s : ls->systems)
+        if (s.input.bit == c && (!s.input.flag || *s.input.flag == RRFlag::NoLeak)) lsys = &s;
+      if (!lsys) {
+        bad = " the LP simulator has no system for c = " + std::to_string(c);
+        break;
+      }
+      const auto kv = system_likelihoods(t, vs->systems[c]), kl = system_likelihoods(t, *lsys);
+      for (std::size_t n = 0; n < t.nodes.size(); ++n) {
+        const auto& m = t.nodes[n].likelihood;
+        const Rational closed = (gamma * m[c] - m[1 - c]) / (gamma - 1);
+        if (kv[n] != closed || kl[n] != closed) {
+          bad = " at " + t.describe(n) + " for c = " + std::to_string(c) + ": VW-SIM " + str(kv[n]) + ", LP " + str(kl[n]) + ", closed form " + str(closed);
+          break;
+        }
+      }
+    }
+    if (named)
+      ctx.instance(g.name + " at γ = " + str(gamma) + ": VW-SIM, the exact LP and the closed form give the same K⁰, K¹ at every node",
+                   bad.empty() ? "equal" : "differs:" + bad, bad.empty(), g.horizon);
+    else
+      ctx.random_instance(bad.empty(), g.name + " at γ = " + str(gamma) + ":" + bad, g.horizon);
+  };
+  unique(r2_game(), q(4), true);
+  unique(mp_game(), q(8), true);
+  unique(mp_game(), q(12), true);
+  for (unsigned n = 0; n < ctx.budget().random_count(); ++n) {
+    const Game g = random_pure_system(ctx.rng());
+    const Rational level = std::max(worst_case_ratio(g).max().value(), Rational(1));
+    if (level == 1) continue;  // γ = 1: nothing to decompose
+    unique(g, ctx.rng().coin() ? level : Rational(level + 1), false);
+  }
 }
 
 }  // namespace
 
 void families::facts(std::vector<Theorem>& out) {
   const std::string src = "proofs_checks/facts.cpp";
-  const std::string compose_missing = "needs the concurrent-composition combinator of compose/, check not written yet";
-  const std::string reduce_missing = "needs the simulators of reduce/, check not written yet";
   out.push_back({"X-BI-EXACT", "backward induction is exact", "THEOREMS.md B.2, A.4; LYU22 Claim 1", Kind::positive,
                  Status::as_stated,
                  "Backward induction over belief pairs (B.2, B.4, B.5) equals the supremum over all adaptive "
@@ -319,27 +478,51 @@ void families::facts(std::vector<Theorem>& out) {
                  src, check_duality, ""});
   out.push_back({"X-FACTOR", "factorisation of concurrent compositions", "THEOREMS.md A.8, B.12", Kind::positive,
                  Status::as_stated, "ConComp^b(H) = Π_i M_i^b(H|_i) for every interleaving.", "",
-                 "Likelihood tables of the composed system against the product of the components'.", "C1.", "", {}, src, {},
-                 compose_missing});
+                 "The likelihood tree of compose/'s ConcurrentMechanism (forward recursion over the joint belief) is mapped node "
+                 "by node to the components' own likelihood trees (messages routed by ConcurrentMechanism::route, answers \"i:a\" "
+                 "matched by name); at every composed history and in both worlds the composed likelihood must equal the product "
+                 "of the components' likelihoods at the sub-histories. The named instances must contain different interleavings "
+                 "of the same sub-histories (fewer distinct tuples than composed nodes).",
+                 "C1 = MP ⊗ MP, R1 = MP ⊗ R2, H8 = Mir_{1/2} ⊗ M_{1/10} (non-identical pairs under g), R2 ⊗ Mir_{1/2} ⊗ RR_{ln 3,1/10}; random "
+                 "pairs (and triples) of random small systems.",
+                 "", {"exactdp::concurrent()", "exactdp::ConcurrentMechanism", "exactdp::likelihood_tree()"}, src, check_factor, ""});
   out.push_back({"X-RENYI-PRODUCT", "Rényi moments of a concurrent composition multiply", "THEOREMS.md B.12", Kind::positive,
                  Status::as_stated, "Worst-case Rényi moments of a concurrent composition multiply exactly, per direction.", "",
-                 "The engine's sup Φ₂ of the concurrent product (reduce/'s concurrent_product: any interleaving) equals "
-                 "the product of the components' sup Φ₂, per direction, exactly.",
-                 "MP ⊗ MP (C1), MP ⊗ R2 (R1), MA ⊗ R2; random VW2 pairs.", "",
-                 {"exactdp::concurrent_product()", "exactdp::worst_case_renyi_moment()"}, src,
+                 "The engine's sup Φ₂ of the concurrent composition — reduce/'s concurrent_product and compose/'s concurrent() "
+                 "(free interleaving, each component up to its own horizon) — equals the product of the components' sup Φ₂, per "
+                 "direction, exactly. The node-level form (the potential Π_i V_i(H|_i) at every composed node) is checked under "
+                 "LYU22-CL3.",
+                 "MP ⊗ MP (C1), MP ⊗ R2 (R1), MA ⊗ R2, H8 = Mir_{1/2} ⊗ M_{1/10} (∞); random VW2 pairs; random pairs of random "
+                 "small systems.", "",
+                 {"exactdp::concurrent_product()", "exactdp::concurrent()", "exactdp::worst_case_renyi_moment()"}, src,
                  [](CheckContext& c) { check_products(c, true); }, ""});
   out.push_back({"X-PURE-PRODUCT", "pure levels of a concurrent composition multiply", "THEOREMS.md B.12", Kind::positive,
                  Status::as_stated, "Worst-case max ratios of a concurrent composition multiply exactly, per direction.", "",
-                 "The engine's pure ratio of the concurrent product equals the product of the components', per direction.",
-                 "MP ⊗ MP (C1: 64 = 8·8), MP ⊗ R2, MA ⊗ R2 (∞); random VW2 pairs.", "",
-                 {"exactdp::concurrent_product()", "exactdp::worst_case_ratio()"}, src,
+                 "The engine's pure ratio of the concurrent composition (reduce/'s concurrent_product and compose/'s "
+                 "concurrent()) equals the product of the components', per direction.",
+                 "MP ⊗ MP (C1: 64 = 8·8), MP ⊗ R2, MA ⊗ R2 (∞), H8 (∞); random VW2 pairs; random pairs of random small systems.", "",
+                 {"exactdp::concurrent_product()", "exactdp::concurrent()", "exactdp::worst_case_ratio()"}, src,
                  [](CheckContext& c) { check_products(c, false); }, ""});
   out.push_back({"X-VW-UNIQUE", "uniqueness of the pure RR decomposition", "THEOREMS.md B.8", Kind::positive,
-                 Status::as_stated, "The pure RR decomposition (K⁰, K¹) of VW-SIM is unique.", "", "VW-SIM on V1, V2.", "V1, V2.",
-                 "", {}, src, {}, reduce_missing});
+                 Status::as_stated, "The pure RR decomposition (K⁰, K¹) of VW-SIM is unique.",
+                 "Unique as likelihoods; the conditionals at histories a system never reaches follow a convention (uniform).",
+                 "The mixing matrix [[γ, 1], [1, γ]]/(1+γ) is invertible for γ > 1, so any simulator by RR_ε must have system "
+                 "likelihoods K^c = (γM^c − M^{1−c})/(γ − 1). Checked: VW-SIM's likelihoods (products of its conditionals), those "
+                 "of the simulator found by the exact LP of B.10 at δ = 0 (cddlib, a different construction) and the closed form "
+                 "agree at every node; B.8's hand tables V1 and V2 are reproduced cell by cell.",
+                 "V1 (R2, γ = 4), V2 (MP, γ = 8), MP at γ = 12; random pure small systems at their pure level or above.", "",
+                 {"exactdp::vw_simulator()", "exactdp::lp_simulator()", "exactdp::system_likelihoods()"}, src, check_vw_unique, ""});
   out.push_back({"X-LYU-GREEDY", "LYU-DECOMP's greedy step is greatest", "THEOREMS.md B.9", Kind::positive, Status::as_stated,
-                 "Step C of LYU-DECOMP computes the greatest feasible point; the gaps close.", "", "LYU-DECOMP invariants.",
-                 "L1, L2.", "", {}, src, {}, reduce_missing});
+                 "Step C of LYU-DECOMP computes the greatest point of F ∩ [u_a, u_a + g₀] × [v_a, v_a + g₁], "
+                 "F = {u ≤ U⁰ + c·v, v ≤ U¹ + c·u}; the gaps close.",
+                 "",
+                 "Step C is replayed from the node tables of LYU-DECOMP runs (λ^b and D^b): at each child, in the canonical answer "
+                 "order, the greatest feasible point is found without the closed form — among the four points where each "
+                 "coordinate meets one of its two upper constraints (box or line), the feasible one dominating the others — and "
+                 "must equal the chosen (D⁰, D¹); the remaining gaps must be exactly 0 after the last child of every branch. "
+                 "B.9's hand trace of L1 is compared exactly.",
+                 "L1 (MA, γ = 4, δ = 1/15) with its hand trace, L2 (three parameter sets); random systems of E.6.", "",
+                 {"exactdp::lyu_decomposition()", "exactdp::tree_hockey_stick()"}, "proofs_checks/lyu.cpp", check_lyu_greedy, ""});
   out.push_back({"X-HS-REFLECT", "hockey-stick reflection", "THEOREMS.md A.1", Kind::positive, Status::as_stated,
                  "H_λ(P‖Q) = 1 − λ + λ·H_{1/λ}(Q‖P) for 0 < λ < 1.", "", "Exact identity on random pairs at λ = k/12.",
                  "Random pairs.", "", {"exactdp::hockey_stick()"}, src, check_reflect, ""});

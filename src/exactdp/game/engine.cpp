@@ -427,6 +427,59 @@ DirectionalResult worst_case_renyi_moment(const Game& game, unsigned long alpha,
   return {z * e.value[0], z * e.value[1], s.stats()};
 }
 
+std::vector<NodeRenyiMoment> worst_case_renyi_moment_at(const Game& game, const std::vector<GameHistory>& histories,
+                                                        unsigned long alpha, const EngineOptions& options) {
+  const char* where = "worst_case_renyi_moment_at";
+  if (alpha < 2) throw Error(where, "alpha", std::to_string(alpha), "the exact moment needs an integer alpha >= 2");
+  Solver<RenyiFunctional> s(game, RenyiFunctional{alpha}, options, where);
+  std::vector<NodeRenyiMoment> out;
+  out.reserve(histories.size());
+  for (std::size_t i = 0; i < histories.size(); ++i) {
+    const GameHistory& h = histories[i];
+    const std::string field = "histories[" + std::to_string(i) + "]";
+    if (h.size() > s.horizon())
+      throw Error(where, field, std::to_string(h.size()) + " steps", "the history is longer than the horizon " + std::to_string(s.horizon()));
+    // the unnormalised beliefs after h (B.1), by the forward recursion of A.3
+    std::array<std::map<StateId, Rational>, 2> m;
+    for (int b = 0; b < 2; ++b)
+      for (const auto& [st, p] : game.initial[b]) m[b][st] += p;
+    VerifierState sigma = game.verifier->initial_state();
+    for (std::size_t t = 0; t < h.size(); ++t) {
+      const auto& [pair, answer] = h[t];
+      const auto& allowed = game.verifier->allowed(sigma);
+      const auto it = std::find(allowed.begin(), allowed.end(), pair);
+      if (it == allowed.end()) {
+        const auto& ms = game.mechanism->messages();
+        auto name = [&](MessageId m) { return m < ms.size() ? ms[m] : "#" + std::to_string(m); };
+        throw Error(where, field + "[" + std::to_string(t) + "]", name(pair.world0) + "/" + name(pair.world1),
+                    "the verifier does not allow this pair here");
+      }
+      std::array<std::map<StateId, Rational>, 2> next;
+      for (int b = 0; b < 2; ++b)
+        for (const auto& [st, p] : m[b])
+          for (const auto& tr : game.mechanism->step(st, b == 0 ? pair.world0 : pair.world1))
+            if (tr.answer == answer) next[b][tr.next] += p * tr.probability;
+      m = std::move(next);
+      sigma = game.verifier->next(sigma, static_cast<std::size_t>(it - allowed.begin()));
+    }
+    NodeRenyiMoment r;
+    for (int b = 0; b < 2; ++b)
+      for (const auto& [st, p] : m[b]) r.likelihood[b] += p;
+    const Rational z = r.likelihood[0] + r.likelihood[1];
+    if (sgn(z) == 0) throw Error(where, field, "likelihood 0", "the history is unreachable in both worlds");
+    Key k{sigma, static_cast<unsigned>(s.horizon() - h.size()), {}};
+    for (int b = 0; b < 2; ++b)
+      for (const auto& [st, p] : m[b])
+        if (sgn(p) != 0) k.belief[b].emplace_back(st, p / z);
+    const auto& e = s.solve(k);
+    r.moment.forward = ExtendedRational(z) * e.value[0];
+    r.moment.backward = ExtendedRational(z) * e.value[1];
+    r.moment.stats = s.stats();
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
 DirectionalResult worst_case_ratio(const Game& game, const EngineOptions& options) {
   Solver<RatioFunctional> s(game, RatioFunctional{}, options, "worst_case_ratio");
   const auto& e = s.solve(s.root(s.horizon()));

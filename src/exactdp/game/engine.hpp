@@ -24,9 +24,11 @@
 #include "exactdp/numeric/interval.hpp"
 #include "exactdp/numeric/rational.hpp"
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace exactdp {
@@ -118,6 +120,35 @@ struct DirectionalResult {
 /// exact, +∞ where some adversary reaches a view of positive mass in one world and zero in the
 /// other. The RDP level is ε(α) = ln(max)/(α − 1). Precondition: α ≥ 2 (exactdp::Error).
 DirectionalResult worst_case_renyi_moment(const Game& game, unsigned long alpha, const EngineOptions& options = {});
+
+/// A game node named by its history from the root: the message pairs sent and the answers
+/// received, in order (THEOREMS.md B.1).
+using GameHistory = std::vector<std::pair<MessagePair, AnswerId>>;
+
+/// The worst-case Rényi value of BI-Rényi (THEOREMS.md B.4) at one node of the game.
+struct NodeRenyiMoment {
+  /// M⁰(h), M¹(h): the probability of h's answers given h's messages in each world (the system
+  /// likelihoods of THEOREMS.md A.3; for a composition, the product over its components).
+  std::array<Rational, 2> likelihood;
+  /// W^b(h) in the unnormalised form of B.4: the supremum, over the adversary's continuations after
+  /// h for the remaining rounds, of Σ over the full views v extending h of M^b(v)^α·M^{1−b}(v)^{1−α}
+  /// (forward: b = 0, backward: b = 1). At the root it is sup_A Φ_α(V_b‖V_{1−b}); at a full history
+  /// it is M^b(h)^α·M^{1−b}(h)^{1−α}. The conditional value of B.4 (LYU22's remaining budget
+  /// ℓ_t = V^{1/(α−1)}) is V^b(h) = W^b(h) / (M^b(h)^α·M^{1−b}(h)^{1−α}) where both likelihoods are
+  /// positive.
+  DirectionalResult moment;
+};
+
+/// Node-level access to BI-Rényi (THEOREMS.md B.4), for checks that need the value below a given
+/// history (LYU22 Claim 3, the potential argument of X-RENYI-PRODUCT): for each history h in
+/// @p histories, its likelihoods and W^b(h) with the rounds left after h (the horizon minus |h|).
+/// All histories share one memo, so asking for every node of a small game costs about one run.
+/// Exact, integer α ≥ 2.
+/// Preconditions (exactdp::Error naming the history otherwise): α ≥ 2; each history is at most
+/// the horizon long, sends only pairs the verifier allows at that point, and has positive
+/// likelihood in at least one world. Throws exactdp::GameTooLarge beyond options.max_nodes.
+std::vector<NodeRenyiMoment> worst_case_renyi_moment_at(const Game& game, const std::vector<GameHistory>& histories,
+                                                        unsigned long alpha, const EngineOptions& options = {});
 
 /// A certified enclosure of a possibly infinite Rényi moment.
 struct CertifiedMoment {
