@@ -34,8 +34,9 @@ CompositeInstance instance_of(const CompositeModel& m) {
   return in;
 }
 
-std::string verdict(const CompositeCheck& c) {
-  if (c.holds) return "destination, response, f → f′ hold (" + std::to_string(c.configurations) + " configurations)";
+std::string verdict(const CompositeCheck& c, bool taint = false) {
+  if (c.holds)
+    return std::string(taint ? "taint rules, " : "") + "destination, response, f → f′ hold (" + std::to_string(c.configurations) + " configurations)";
   std::string trace;
   for (const auto& t : c.violation->trace) trace += (trace.empty() ? "" : ", ") + t;
   return c.violation->condition + " fails after " + trace + " (" + c.violation->detail + ")";
@@ -426,6 +427,47 @@ void check_hist(CheckContext& ctx) {
   }
 }
 
+// ------------------------------------------------------------------ HSV Cor 6.6
+
+void check_c66(CheckContext& ctx) {
+  // The pseudocode form: the histogram's P carries a taint bit with each variable (the input row and
+  // everything computed from it tainted; sub-mechanism answers and constants untainted) and reports
+  // every decision and every output that reads a tainted value. Both copies are run on every
+  // f_H-valid input pair and common answer sequence; f → f′ is checked on the paired right messages.
+  std::vector<std::pair<std::string, library::HistogramParams>> cases;
+  library::HistogramParams p;
+  cases.push_back({"d = 1, T = 2", p});
+  if (ctx.budget().level != BudgetLevel::small) {
+    library::HistogramParams p2 = p;
+    p2.d = 2;
+    p2.r_node = q(1, 2);
+    cases.push_back({"d = 2, T = 2", p2});
+  }
+  for (const auto& [label, params] : cases) {
+    CompositeInstance in = instance_of(library::hss_histogram(params));
+    in.taint_rules = true;
+    const auto c = check_composite_conditions(in);
+    ctx.instance("HSS histogram " + label + ": taint rules of D6.5 and f_H → f′", verdict(c, true), c.holds);
+  }
+  // the taint rules catch both leaky variants at the statement itself, on the first input
+  for (auto [variant, statement] : {std::pair{library::HistogramVariant::raw_branch, "if q(c + h) > Thresh"},
+                                    std::pair{library::HistogramVariant::raw_release, "return out"}}) {
+    const CompositeModel m = library::hss_histogram(p, variant);
+    CompositeInstance in = instance_of(m);
+    in.taint_rules = true;
+    const auto c = check_composite_conditions(in);
+    ctx.instance("taint tracker on " + m.processor.name, verdict(c),
+                 !c.holds && c.violation->condition == "taint" && c.violation->detail.find(statement) != std::string::npos);
+  }
+  // the conclusion of the corollary on the faithful histogram: its exact worst ratio is within the
+  // product of the exact levels of the f′-composition's groups (computed in full by HSV-S7.2-HIST)
+  const HistogramSplit s = split_of(p);
+  const auto ratio = worst_case_ratio(library::hss_histogram(p).game).max();
+  const bool finite = s.svt.is_finite() && s.laplace.is_finite() && s.counter.is_finite();
+  const Rational product = finite ? Rational(s.svt.value() * s.laplace.value() * s.counter.value()) : Rational(0);
+  ctx.instance("d = 1, T = 2: worst ratio ≤ λ_SVT·λ_Lap·λ_C", to_string(ratio) + " ≤ " + str(product), finite && ratio <= ExtendedRational(product), p.steps);
+}
+
 // ------------------------------------------------------------------ HSV §8: local protocols
 
 void check_c88(CheckContext& ctx) {
@@ -437,15 +479,15 @@ void check_c88(CheckContext& ctx) {
     const std::vector<Rational> rr(k, q(2));
     bool ok = true;
     std::string out;
+    const PrivacyProfile profile = worst_case_profile(m.game).profile;  // exact PL in λ (B.3)
     for (const auto& lambda : lambda_grid()) {
-      const Rational got = worst_case_hockey_stick(m.game, lambda).delta(), b = rr_bound(rr, lambda);
+      const Rational got = profile.delta(lambda), b = rr_bound(rr, lambda);
       ok = ok && got == b;
       if (lambda <= 4) out += (out.empty() ? "" : "; ") + std::string("δ(") + str(lambda) + ") = " + str(got);
     }
-    if (k == 2) {  // the catalogue's numbers, independently of rr_bound
+    if (k == 2)  // the catalogue's numbers, independently of rr_bound, by BI-δ at fixed λ (B.2)
       ok = ok && worst_case_hockey_stick(m.game, q(1)).delta() == q(1, 3) && worst_case_hockey_stick(m.game, q(2)).delta() == q(2, 9) &&
            worst_case_hockey_stick(m.game, q(4)).delta() == 0;
-    }
     ctx.instance("toy LDP protocol n = 3, k = " + std::to_string(k) + ": profile = Comp(" + std::to_string(k) + " × RR₂)" + (k == 2 ? " (H14)" : ""),
                  out, ok, 1);
   }
@@ -552,6 +594,11 @@ void check_l91(CheckContext& ctx) {
       }
     }
   ctx.instance("H15 by direct assembly of the B.13 sums: " + where, str(worst), worst == q(174724, 24649), 1);
+  // the maximiser named in E.10: G = ∅ against {01}, view "vertex 2 removed in round 1, 0 and 1 never"
+  const auto empty = core_view_law("000", p.vertices, p.rounds, p.r_threshold, p.r_query);
+  const auto one_edge = core_view_law("100", p.vertices, p.rounds, p.r_threshold, p.r_query);
+  const Rational a = empty.at("0,0,1"), b = one_edge.at("0,0,1");
+  ctx.instance("H15 maximiser: ∅ vs {01}, view 0,0,1", str(a) + " vs " + str(b), std::max(Rational(a / b), Rational(b / a)) == q(174724, 24649), 1);
 }
 
 }  // namespace
@@ -586,12 +633,17 @@ void families::hsv_complex(std::vector<Theorem>& out) {
                  "HSS histogram (d = 1, T = 2); toy LDP protocol (n = 2, k = 2); the same protocol with f′ = ∼_{1,∼*}.", "",
                  with({"exactdp::likelihood_tree()"}), src, check_cl63, ""});
   out.push_back({"HSV-C6.6", "pseudocode form of Thm 6.1", "HSV Cor 6.6", Kind::positive, Status::as_stated,
-                 "Every CM whose pseudocode satisfies D6.5 is (ε,δ)-DP w.r.t. f if the f′-concurrent composition is.", "",
-                 "Taint tracker of B.17 on the pseudocode.", "", "", {}, src, {},
-                 "the library's post-processors (HSS histogram, LDP server, core-decomposition server) are C++ step functions, not "
-                 "instrumented pseudocode, and no taint-tracking value type exists yet; the semantic conditions that D6.5's taint "
-                 "rules are sufficient for (destination, response, f → f′) are checked on the same processors by HSV-T6.1, "
-                 "HSV-S7.2-HIST, HSV-T8.7 and HSV-L9.1"});
+                 "Every CM whose pseudocode satisfies D6.5 is (ε,δ)-DP w.r.t. f if the f′-concurrent composition is.",
+                 "Dynamic taint tracking written into the post-processor: every variable of the HSS histogram's P carries a taint "
+                 "bit (the input row and what is computed from it tainted; sub-mechanism answers and constants untainted), and P "
+                 "reports each decision (where to send, which instance) and each output that reads a tainted value. The LDP and "
+                 "core-decomposition servers are not instrumented; their conditions are checked semantically (HSV-T8.7, HSV-L9.1).",
+                 "B.17 with the taint rules: both copies of the instrumented P on every f_H-valid input pair and common answer "
+                 "sequence, the taint rules on each copy at every step and f → f′ on the paired right messages; the leaky variants "
+                 "must be caught at the offending statement; then the corollary's conclusion on the engine (worst ratio within the "
+                 "product of the f′-composition's exact group levels).",
+                 "HSS histogram d = 1, T = 2 (and d = 2 at the standard budget); the raw-branch and raw-release variants.", "",
+                 with({"exactdp::library::hss_histogram()", "exactdp::worst_case_ratio()"}), src, check_c66, ""});
   out.push_back({"HSV-S7.2-HIST", "the HSS histogram is private", "HSV §7.2 (unnumbered theorem)", Kind::positive, Status::as_stated,
                  "HSS's Hist is ε-DP w.r.t. f_H against adaptive adversaries: ε/3 for the Laplace instances, ε/3 for the SVT "
                  "instances (both 1-sparse parallel, C5.5) and ε/3 for the d-counter (C7.5), combined by T4.10.",

@@ -43,11 +43,19 @@ struct DeterministicPostProcessor {
     std::string next;
     Port to = Port::left;
     std::string message;
+    /// For a taint-instrumented P (HSV D6.5, THEOREMS.md A.10 "pseudocode form"): empty when this
+    /// step obeys the taint rules, otherwise the rule broken and the statement that broke it.
+    std::string taint;
   };
   std::string name;
   std::string initial;
   /// P(s, v, m) ↦ (s′, v′, m′): the reaction to message @p message arriving through port @p from.
   std::function<Emit(const std::string& state, Port from, const std::string& message)> step;
+  /// True when P carries a taint bit with each of its variables (inputs tainted, sub-mechanism
+  /// answers and constants untainted, anything computed from a tainted value tainted) and reports
+  /// in Emit::taint every decision (where to send, which sub-mechanism) and every output to the
+  /// adversary that reads a tainted value.
+  bool taint_instrumented = false;
 };
 
 /// A verification function over message pairs with finite memory (HSV Def 3.3, 3.5): a state σ

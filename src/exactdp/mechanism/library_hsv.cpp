@@ -329,15 +329,18 @@ std::pair<std::shared_ptr<const InteractiveMechanism>, StateId> make_laplace_ins
   return {mech, start};
 }
 
-/// P's state: the variables of HSV Alg 4 and the stage of the current update.
+/// P's state: the variables of HSV Alg 4 and the stage of the current update, each variable with
+/// its taint bit of HSV D6.5 (t and j only ever change by constants, so they stay untainted).
 struct HistState {
   std::string stage = "idle";  // idle, svt, lap, ctr, start, done
   long t = 0, j = 0, thresh = 0, out = 0;
   Vec h, c;
+  bool thresh_t = false, out_t = false, h_t = false, c_t = false;  // taint bits
 
   std::string encode() const {
+    const std::string taint{thresh_t ? 'T' : '-', out_t ? 'T' : '-', h_t ? 'T' : '-', c_t ? 'T' : '-'};
     return stage + "|" + std::to_string(t) + "|" + std::to_string(j) + "|" + std::to_string(thresh) + "|" + std::to_string(out) + "|" +
-           join(h) + "|" + join(c);
+           join(h) + "|" + join(c) + "|" + taint;
   }
   static HistState decode(const std::string& s) {
     const auto f = split(s, '|');
@@ -349,9 +352,14 @@ struct HistState {
     h.out = std::stol(f.at(4));
     h.h = split_longs(f.at(5));
     h.c = split_longs(f.at(6));
+    const std::string& taint = f.at(7);
+    h.thresh_t = taint[0] == 'T', h.out_t = taint[1] == 'T', h.h_t = taint[2] == 'T', h.c_t = taint[3] == 'T';
     return h;
   }
 };
+
+/// The taint report of one step: empty, or the first rule of HSV D6.5 it breaks.
+std::string taint_of_output(bool tainted) { return tainted ? "response: \"return out\" outputs a tainted value" : ""; }
 
 DeterministicPostProcessor histogram_processor(const HistogramParams& p, HistogramVariant variant) {
   using Emit = DeterministicPostProcessor::Emit;
@@ -367,6 +375,7 @@ DeterministicPostProcessor histogram_processor(const HistogramParams& p, Histogr
                                            : variant == HistogramVariant::raw_release ? " [leaky: releases the raw count]"
                                                                                       : "");
   P.initial = init.encode();
+  P.taint_instrumented = true;
   P.step = [=](const std::string& state, Port from, const std::string& message) -> Emit {
     HistState s = HistState::decode(state);
     auto to_lap = [&]() {
@@ -377,42 +386,52 @@ DeterministicPostProcessor histogram_processor(const HistogramParams& p, Histogr
     if (from == Port::left) {
       if (s.stage == "done" || s.t >= T) return Emit{state, Port::left, halt_answer};
       if (s.stage != "idle") throw Error(P.name, "state", state, "a left message arrived while the processor waits for a sub-mechanism");
-      const Vec x = split_longs(message);
+      const Vec x = split_longs(message);  // the input: tainted
       ++s.t;
       s.c = plus(s.c, x);
+      s.c_t = true;
       if (variant == HistogramVariant::raw_branch) {
         // LEAKY: the decision to end the interval reads the raw count, not the SVT's answer
-        if (max_of(plus(s.c, s.h)) > s.thresh) return to_lap();
+        const bool decision_t = s.c_t || s.h_t || s.thresh_t;
+        const std::string taint = decision_t ? "destination: \"if q(c + h) > Thresh then end the interval\" branches on a tainted value" : "";
+        if (max_of(plus(s.c, s.h)) > s.thresh) {
+          Emit e = to_lap();
+          e.taint = taint;
+          return e;
+        }
         s.stage = "idle";
-        return Emit{s.encode(), Port::left, std::to_string(s.out)};
+        return Emit{s.encode(), Port::left, std::to_string(s.out), taint.empty() ? taint_of_output(s.out_t) : taint};
       }
       s.stage = "svt";
       return Emit{s.encode(), Port::right, sub_message(static_cast<std::size_t>(s.j), join(x) + "/" + std::to_string(s.thresh))};
     }
-    const auto [index, answer] = routed(message);
+    const auto [index, answer] = routed(message);  // a sub-mechanism's answer: untainted
     if (s.stage == "svt") {
       if (answer == "below") {
         s.stage = "idle";
-        return Emit{s.encode(), Port::left, std::to_string(s.out)};
+        return Emit{s.encode(), Port::left, std::to_string(s.out), taint_of_output(s.out_t)};
       }
       if (answer == "above") return to_lap();
     } else if (s.stage == "lap") {
-      if (answer == "above") s.thresh += gamma;  // Thresh ← Thresh + γ(t, j)
+      if (answer == "above") s.thresh += gamma;  // Thresh ← Thresh + γ(t, j): untainted (a constant, under an untainted branch)
       s.stage = "ctr";
       return Emit{s.encode(), Port::right, sub_message(counter, join(s.c))};
     } else if (s.stage == "ctr" && answer != halt_answer && answer != invalid_answer) {
       const Vec y = split_longs(answer);
       // LEAKY variant: the raw q(h + c) (old h, raw interval sum) instead of the private q(h)
-      s.out = variant == HistogramVariant::raw_release ? max_of(plus(s.h, s.c)) : max_of(y);
+      if (variant == HistogramVariant::raw_release) s.out = max_of(plus(s.h, s.c)), s.out_t = s.h_t || s.c_t;
+      else s.out = max_of(y), s.out_t = false;
       s.h = y;
+      s.h_t = false;
       s.stage = "start";
       return Emit{s.encode(), Port::right, sub_message(static_cast<std::size_t>(s.j) + 1, "start:" + join(s.h))};
     } else if (s.stage == "start" && answer == "ok") {
       // a new interval: c ← 0, j ← j + 1; with constant γ the threshold updates of Alg 4 cancel
       s.c = Vec(s.c.size(), 0);
+      s.c_t = false;
       ++s.j;
       s.stage = "idle";
-      return Emit{s.encode(), Port::left, std::to_string(s.out)};
+      return Emit{s.encode(), Port::left, std::to_string(s.out), taint_of_output(s.out_t)};
     }
     throw Error(P.name, "state", state, "unexpected answer \"" + message + "\" from sub-mechanism " + std::to_string(index));
   };

@@ -1,6 +1,7 @@
 #include "exactdp/reduce/complex_mechanism.hpp"
 
 #include <algorithm>
+#include <deque>
 #include <unordered_set>
 
 namespace exactdp {
@@ -33,12 +34,15 @@ CompositeCheck check_composite_conditions(const CompositeInstance& in) {
     throw Error("check_composite_conditions", P.name, "input_relation", "the input relation f needs allowed() and next()");
   if (!in.output_relation.decide && !(in.output_relation.allowed && in.output_relation.next))
     throw Error("check_composite_conditions", P.name, "output_relation", "the output relation f' needs decide(), or allowed() and next()");
+  if (in.taint_rules && !P.taint_instrumented)
+    throw Error("check_composite_conditions", P.name, "taint_rules", "the post-processor is not taint-instrumented");
   CompositeCheck out;
   std::unordered_set<std::string> seen;
-  std::vector<Config> stack{Config{P.initial, P.initial, in.input_relation.initial, in.output_relation.initial, Port::left, "", 0, {}}};
-  while (!stack.empty()) {
-    Config c = std::move(stack.back());
-    stack.pop_back();
+  // breadth first, so that the violation reported is one with the fewest inputs
+  std::deque<Config> queue{Config{P.initial, P.initial, in.input_relation.initial, in.output_relation.initial, Port::left, "", 0, {}}};
+  while (!queue.empty()) {
+    Config c = std::move(queue.front());
+    queue.pop_front();
     if (c.depth == in.horizon) continue;
     if (!seen.insert(c.key()).second) continue;
     ++out.configurations;
@@ -62,6 +66,11 @@ CompositeCheck check_composite_conditions(const CompositeInstance& in) {
         out.violation = CompositeViolation{condition, trace, "P0: " + show(e0) + "; P1: " + show(e1)};
         return out;
       };
+      if (in.taint_rules && (!e0.taint.empty() || !e1.taint.empty())) {
+        fail("taint");
+        out.violation->detail = (e0.taint.empty() ? e1.taint : e0.taint) + " (" + out.violation->detail + ")";
+        return out;
+      }
       if (e0.to != e1.to) return fail("destination");
       if (e0.to == Port::left && e0.message != e1.message) return fail("response");
       Config next{e0.next, e1.next, c.sigma, c.sigma_out, e0.to, "", c.depth + 1, trace};
@@ -72,7 +81,7 @@ CompositeCheck check_composite_conditions(const CompositeInstance& in) {
         next.sigma_out = *after;
         next.pending = e0.message;
       }
-      stack.push_back(std::move(next));
+      queue.push_back(std::move(next));
     }
   }
   out.holds = true;

@@ -26,12 +26,16 @@ struct CompositeInstance {
   /// sub-mechanism it addresses); when set it replaces right_answers, called with P₀'s message.
   std::function<std::vector<std::string>(const std::string& message)> answers_to;
   unsigned horizon = 1;                  ///< messages P receives on every path (left and right together)
+  /// Also check the taint rules of the pseudocode form (HSV D6.5, Cor 6.6) reported by a
+  /// taint-instrumented P (DeterministicPostProcessor::taint_instrumented), on each copy at every
+  /// step before the three conditions; exactdp::Error if P is not instrumented.
+  bool taint_rules = false;
   std::uint64_t max_paths = 1'000'000;   ///< refuse (exactdp::Error) beyond this many explored steps
 };
 
 /// A violated condition and how to reach it.
 struct CompositeViolation {
-  std::string condition;           ///< "destination", "response" or "f -> f'"
+  std::string condition;           ///< "destination", "response", "f -> f'" or "taint" (HSV D6.5)
   std::vector<std::string> trace;  ///< the inputs, e.g. "left (0, 1)", "right 1", then the failing step
   std::string detail;              ///< the two copies' reactions at the failing step
 };
@@ -39,7 +43,7 @@ struct CompositeViolation {
 /// The checker's verdict.
 struct CompositeCheck {
   bool holds = false;
-  std::optional<CompositeViolation> violation;  ///< the first violation in exploration order
+  std::optional<CompositeViolation> violation;  ///< a violation reached with the fewest inputs (breadth-first)
   std::uint64_t steps_checked = 0;              ///< paired steps of P₀, P₁ examined
   std::uint64_t configurations = 0;             ///< distinct configurations explored
 };
