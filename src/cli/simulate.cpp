@@ -180,6 +180,7 @@ std::function<int()> add_simulate(CLI::App& app) {
       SimulatorLpOptions lo;
       lo.irr_constraints = o->irr;
       lo.solver = o->lp_solver == "dense" ? LpSolver::dense : LpSolver::subtree;
+      lo.max_nodes = static_cast<std::size_t>(o->max_nodes);
       auto b = lp_simulator(tree, lambda, delta, lo);
       if (auto* s = std::get_if<Simulator>(&b)) sim = *s;
       else refusal = std::get<SimulatorRefusal>(b);

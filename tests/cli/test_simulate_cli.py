@@ -182,3 +182,15 @@ def test_check_composite_bad_input_names_file_path_and_value(tmp_path):
         assert str(f) in p.stderr and path in p.stderr and value in p.stderr, (path, p.stderr)
     p = check_composite("/nonexistent/composite.json", expect=2)
     assert "/nonexistent/composite.json" in p.stderr
+
+
+def test_bundled_hsv_composites_through_the_engine():
+    def profile(spec):
+        p = subprocess.run([EXE, "profile", str(SPECS / spec), "--json"], capture_output=True, text=True, timeout=300)
+        assert p.returncode == 0, p.stderr
+        return json.loads(p.stdout)
+    # E.10 H15 (computed from the B.13 sums; twelve digits confirmed by truncated summation)
+    assert profile("core-decomposition.json")["pure"]["ratio"] == "174724/24649"
+    # HSV §7.2: the histogram is within e^eps = 16^3 (each group e^(eps/3) = 16)
+    num, den = (int(x) for x in profile("hss-histogram.json")["pure"]["ratio"].split("/"))
+    assert 1 < num / den and num <= 4096 * den
