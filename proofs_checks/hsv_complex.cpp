@@ -474,7 +474,9 @@ void check_c88(CheckContext& ctx) {
   // H14: n = 3 users with λ_u = 2, ∼_{2,∼*}: sup H_λ = 1/3, 2/9, 0 at λ = 1, 2, 4 = Comp(RR₂ × 2).
   const auto user = worst_case_ratio(library::ldp_threshold_user(q(2))).max();
   expect_equal(ctx, "threshold user: exact level e^{ε′}", user.is_finite() ? user.value() : q(-1), q(2), 3);
-  for (unsigned k : {2u, 1u}) {
+  std::vector<unsigned> ks{2};
+  if (ctx.budget().level != BudgetLevel::small) ks.push_back(1);
+  for (unsigned k : ks) {
     const CompositeModel m = library::ldp_threshold_protocol(3, q(2), k);
     const std::vector<Rational> rr(k, q(2));
     bool ok = true;
@@ -690,7 +692,7 @@ void families::hsv_complex(std::vector<Theorem>& out) {
                  "when Comp of k copies of RR_{ε′,δ′} is (ε,δ)-DP.",
                  "", "The engine on the toy protocol of D.10 as its CM M_P: exact profile on the λ grid equals Comp(k × RR₂); the user "
                  "CM's exact level is 2.",
-                 "H14 (n = 3, λ_u = 2, k = 2) and k = 1.", "",
+                 "H14 (n = 3, λ_u = 2, k = 2); k = 1 at the standard budget.", "",
                  {"exactdp::library::ldp_threshold_protocol()", "exactdp::library::ldp_threshold_user()", "exactdp::worst_case_hockey_stick()"},
                  src, check_c88, ""});
   out.push_back({"HSV-T8.7", "local protocols", "HSV Claims 8.2, 8.4, 8.6, Thm 8.7", Kind::positive, Status::as_stated,
