@@ -41,5 +41,7 @@ std::function<int()> add_theorems(CLI::App& app);
 std::function<int()> add_run(CLI::App& app);
 /// Registers `exactdp simulate` (randomized-response simulators, reduce/).
 std::function<int()> add_simulate(CLI::App& app);
+/// Registers `exactdp check-composite` (the HSV §6 conditions on a composite mechanism, reduce/).
+std::function<int()> add_check_composite(CLI::App& app);
 
 }  // namespace exactdp::cli

@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   auto run_theorems = exactdp::cli::add_theorems(app);
   auto run_run = exactdp::cli::add_run(app);
   auto run_simulate = exactdp::cli::add_simulate(app);
+  auto run_check_composite = exactdp::cli::add_check_composite(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -45,6 +46,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("theorems")) return run_theorems();
     if (app.got_subcommand("run")) return run_run();
     if (app.got_subcommand("simulate")) return run_simulate();
+    if (app.got_subcommand("check-composite")) return run_check_composite();
   } catch (const exactdp::Error& e) {
     std::cerr << "exactdp: " << e.what() << "\n";
     return 2;

@@ -129,7 +129,7 @@ std::function<int()> add_simulate(CLI::App& app) {
       "  exactdp simulate spec/mechanisms/ma.json --lambda 4 --delta 1/15\n"
       "  exactdp simulate spec/mechanisms/mir-half.json --lambda 2 --delta 1/4 --method lp --irr");
   struct Options {
-    std::string file, lambda, delta = "0", method;
+    std::string file, lambda, delta = "0", method, lp_solver = "subtree";
     unsigned horizon = 0;
     std::uint64_t max_nodes = 200'000;
     bool json_output = false, irr = false;
@@ -140,6 +140,8 @@ std::function<int()> add_simulate(CLI::App& app) {
   cmd->add_option("--delta", o->delta, "δ in [0, 1] (default 0)");
   cmd->add_option("--method", o->method, "vw | lyu | lp (default: vw when δ = 0, lyu otherwise)");
   cmd->add_flag("--irr", o->irr, "With --method lp: add the IRR constraints (S3) of HSV Lemma 5.6(2)");
+  cmd->add_option("--lp-solver", o->lp_solver,
+                  "With --method lp: subtree (exact polygons up the history tree, default) or dense (cddlib on the whole LP)");
   cmd->add_option("--horizon", o->horizon, "Rounds (default: the spec's horizon)");
   cmd->add_option("--max-nodes", o->max_nodes, "Refuse history trees with more nodes than this");
   cmd->add_flag("--json", o->json_output, "Machine-readable output");
@@ -155,6 +157,7 @@ std::function<int()> add_simulate(CLI::App& app) {
     if (method == "lyu" && lambda == 1)
       throw Error("--lambda", "", o->lambda, "LYU-DECOMP needs lambda > 1; use --method lp at lambda = 1");
     if (o->irr && method != "lp") throw Error("--irr", "", method, "the IRR constraints belong to --method lp");
+    if (o->lp_solver != "subtree" && o->lp_solver != "dense") throw Error("--lp-solver", "", o->lp_solver, "expected subtree or dense");
     Game game = load_spec_file(o->file);
     const LikelihoodTree tree = likelihood_tree(game, o->horizon ? std::optional<unsigned>(o->horizon) : std::nullopt, o->max_nodes);
 
@@ -176,6 +179,8 @@ std::function<int()> add_simulate(CLI::App& app) {
       method_name = o->irr ? "exact LP of HSV Lemma 4.7 with the IRR constraints of Lemma 5.6(2)" : "exact LP of HSV Lemma 4.7";
       SimulatorLpOptions lo;
       lo.irr_constraints = o->irr;
+      lo.solver = o->lp_solver == "dense" ? LpSolver::dense : LpSolver::subtree;
+      lo.max_nodes = static_cast<std::size_t>(o->max_nodes);
       auto b = lp_simulator(tree, lambda, delta, lo);
       if (auto* s = std::get_if<Simulator>(&b)) sim = *s;
       else refusal = std::get<SimulatorRefusal>(b);

@@ -4,6 +4,7 @@
 
 #include "exactdp/game/engine.hpp"
 #include "exactdp/io/spec_file.hpp"
+#include "exactdp/mechanism/library.hpp"
 #include "support/paths.hpp"
 
 #include <filesystem>
@@ -103,6 +104,45 @@ TEST(SimulatorLp, RefusesTreesTooLargeForTheDenseLp) {
   SimulatorLpOptions small;
   small.max_nodes = 10;
   EXPECT_THROW(lp_simulator(likelihood_tree(testing::mp()), q(8), q(0), small), GameTooLarge);
+}
+
+TEST(SimulatorLp, DenseSolverRefusesAnLpAboveItsMemoryEstimate) {
+  SimulatorLpOptions dense;
+  dense.solver = LpSolver::dense;
+  dense.max_memory_bytes = 1000;
+  const LikelihoodTree t = likelihood_tree(testing::mp());
+  try {
+    lp_simulator(t, q(8), q(0), dense);
+    FAIL() << "expected a refusal";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.field(), "memory");
+    EXPECT_EQ(e.value(), std::to_string(lp_memory_estimate(t, q(0), false)) + " bytes");
+  }
+  // the subtree solver has no such limit and builds the same (unique, X-VW-UNIQUE) no-leak systems
+  const Simulator sub = built(lp_simulator(t, q(8), q(0)));
+  dense.max_memory_bytes = std::uint64_t{1} << 30;
+  const Simulator full = built(lp_simulator(t, q(8), q(0), dense));
+  for (int c = 2; c < 4; ++c) EXPECT_EQ(system_likelihoods(t, sub.systems[c]), system_likelihoods(t, full.systems[c]));
+}
+
+TEST(SimulatorLp, SubtreeSolverReachesTreesAboveTheDenseLimit) {
+  // the SVT counter of E.10 H12 at horizon 2 has 349 histories (the dense LP stopped at 300); its
+  // exact δ(2) comes from the engine (BI-δ, a different algorithm): feasible there, infeasible at 9/10 of it
+  library::SparseVectorParams p;
+  p.r_threshold = q(1, 4);
+  p.r_query = q(1, 2);
+  p.queries = 2;
+  const Game g = library::svt_counter(p, {0, 1, 2});
+  const LikelihoodTree t = likelihood_tree(g);
+  ASSERT_EQ(t.nodes.size(), 349u);
+  const Rational delta = worst_case_hockey_stick(g, q(2)).delta();
+  ASSERT_GT(delta, 0);
+  EXPECT_TRUE(verify_simulator(t, built(lp_simulator(t, q(2), delta))).verified);
+  const auto below = lp_simulator(t, q(2), delta * 9 / 10);
+  ASSERT_TRUE(std::holds_alternative<SimulatorRefusal>(below));
+  EXPECT_NE(std::get<SimulatorRefusal>(below).reason.find("misses (1, 1)"), std::string::npos);
+  // at the pure level 418/157 (E.10 H12, T = 2) the δ = 0 LP is feasible
+  EXPECT_TRUE(verify_simulator(t, built(lp_simulator(t, q(418, 157), q(0)))).verified);
 }
 
 TEST(ProductSimulator, ProductOfVwSimulatorsReproducesTheConcurrentComposition) {

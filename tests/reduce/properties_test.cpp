@@ -87,6 +87,32 @@ RC_GTEST_PROP(ReduceLaws, LpAndConstructiveRoutesAgreeOnFeasibility, ()) {
   }
 }
 
+RC_GTEST_PROP(ReduceLaws, SubtreeAndDenseLpSolversAgree, ()) {
+  // the polygon propagation of the subtree solver and cddlib's dense simplex are independent exact
+  // routes to the same LP: same feasibility with and without (S3), and both simulators verify
+  const RandomShape s = *shape(2, 2, 3);
+  const Game g = random_system_pair(s, *weights(0, 3));
+  const Rational gamma = *rc::gen::apply([](int n, int d) { return testing::q(d + n, d); }, rc::gen::inRange(0, 13), rc::gen::inRange(1, 5));
+  const Rational delta = *rc::gen::apply([](int n) { return testing::q(n, 12); }, rc::gen::inRange(0, 13));
+  const bool irr = *rc::gen::arbitrary<bool>();
+  const LikelihoodTree t = likelihood_tree(g);
+  SimulatorLpOptions subtree, dense;
+  subtree.irr_constraints = dense.irr_constraints = irr;
+  subtree.dense_confirmation_nodes = 0;  // no cross-check inside: the property is the cross-check
+  dense.solver = LpSolver::dense;
+  const auto a = lp_simulator(t, gamma, delta, subtree), b = lp_simulator(t, gamma, delta, dense);
+  RC_CLASSIFY(std::holds_alternative<Simulator>(a), "feasible");
+  RC_ASSERT(std::holds_alternative<Simulator>(a) == std::holds_alternative<Simulator>(b));
+  if (auto* sim = std::get_if<Simulator>(&a)) {
+    const auto v = verify_simulator(t, *sim);
+    if (!v.verified) RC_FAIL("subtree: " + v.failure);
+    RC_ASSERT(verify_simulator(t, std::get<Simulator>(b)).verified);
+  }
+  if (!irr && gamma > 1) {  // without (S3), feasibility is exactly δ(γ) ≤ δ (HSV L4.7, LYU22 T3 need γ > 1)
+    RC_ASSERT(std::holds_alternative<Simulator>(a) == (worst_case_hockey_stick(g, gamma).delta() <= delta));
+  }
+}
+
 RC_GTEST_PROP(ReduceLaws, ProductOfComponentSimulatorsReproducesTheComposition, ()) {
   const Game g1 = random_system_pair(*shape(1, 2, 2), *weights(1, 3));
   const Game g2 = random_system_pair(*shape(2, 1, 2), *weights(0, 3));

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "exactdp/game/game.hpp"
+#include "exactdp/mechanism/composite.hpp"
 #include "exactdp/mechanism/interactive.hpp"
 #include "exactdp/numeric/rational.hpp"
 
@@ -22,8 +23,8 @@
 
 namespace exactdp {
 
-/// The two ports of a post-processor: Left faces the adversary, Right faces the mechanism.
-enum class Port { left, right };
+// Port (left faces the adversary, right the mechanism) is shared with the deterministic
+// composites of mechanism/composite.hpp.
 
 /// One outcome of a post-processor step: with probability `probability`, move to `next` and emit
 /// `message` on port `to`.

@@ -3,7 +3,9 @@
 
 #include "exactdp/core/error.hpp"
 #include "exactdp/mechanism/library.hpp"
+#include "exactdp/mechanism/library_hsv.hpp"
 
+#include <algorithm>
 #include <functional>
 
 namespace exactdp::library {
@@ -111,6 +113,36 @@ SparseVectorParams svt_params(const LibraryArguments& a) {
   return p;
 }
 
+HistogramParams histogram_params(const LibraryArguments& a) {
+  HistogramParams p;
+  p.d = static_cast<unsigned>(a.integer("d", 1, 1, 2));
+  p.steps = static_cast<unsigned>(a.integer("steps", 2, 1, 3));
+  p.r_threshold = a.rational("r_threshold", p.r_threshold);
+  p.r_query = a.rational("r_query", p.r_query);
+  p.r_laplace = a.rational("r_laplace", p.r_laplace);
+  p.r_node = a.rational("r_node", p.r_node);
+  p.gamma = a.integer("gamma", 1, 1, 3);
+  p.xi = a.integer("xi", 0, 0, 3);
+  return p;
+}
+
+HistogramVariant histogram_variant(const LibraryArguments& a) {
+  switch (a.integer("leak", 0, 0, 2)) {
+    case 1: return HistogramVariant::raw_branch;
+    case 2: return HistogramVariant::raw_release;
+    default: return HistogramVariant::faithful;
+  }
+}
+
+CoreDecompositionParams core_params(const LibraryArguments& a) {
+  CoreDecompositionParams p;
+  p.vertices = static_cast<unsigned>(a.integer("vertices", 3, 2, 4));
+  p.rounds = static_cast<unsigned>(a.integer("rounds", 2, 1, 3));
+  p.r_threshold = a.rational("r_threshold", p.r_threshold);
+  p.r_query = a.rational("r_query", p.r_query);
+  return p;
+}
+
 const std::vector<Registered>& registry() {
   static const std::vector<Registered> r{
       {{"rr", "lambda, delta = 0", "one-shot randomized response RR_{lambda,delta} (THEOREMS.md D.1)"},
@@ -176,6 +208,28 @@ const std::vector<Registered>& registry() {
        [](const LibraryArguments& a) {
          return coin_source(a.rationals("pmf"), static_cast<unsigned>(a.integer("horizon", 1, 1, 1000)));
        }},
+      // HSV §7–9 composites (mechanism/library_hsv.hpp)
+      {{"d-counter", "d, height, r, max_input = 1, clamp = 0",
+        "d binary-tree counters side by side, relation f_C (HSV C7.5, D.8)"},
+       [](const LibraryArguments& a) {
+         if (!a.has("d")) a.fail("d", "", "missing required parameter \"d\"");
+         if (!a.has("height")) a.fail("height", "", "missing required parameter \"height\"");
+         return d_counter(static_cast<unsigned>(a.integer("d", 1, 1, 3)), static_cast<unsigned>(a.integer("height", 0, 0, 3)), a.rational("r"),
+                          a.integer("max_input", 1, 1, 8), a.integer("clamp", 0, 0, 4));
+       }},
+      {{"hss-histogram", "d = 1, steps = 2, r_threshold = 1/4, r_query = 1/2, r_laplace = 1/16, r_node = 1/4, gamma = 1, xi = 0, leak = 0",
+        "the HSS continual histogram built from SVT, Laplace and d-counter instances, relation f_H (HSV Alg 4, D.9); "
+        "leak = 1 or 2 selects a leaky post-processor"},
+       [](const LibraryArguments& a) { return hss_histogram(histogram_params(a), histogram_variant(a)).game; }},
+      {{"ldp-threshold-protocol", "users = 3, lambda = 2, k = 2",
+        "the two-round threshold LDP protocol as a continual mechanism, neighbours ~_{k,~*} (HSV §8, D.10, E.10 H14)"},
+       [](const LibraryArguments& a) {
+         const auto n = static_cast<unsigned>(a.integer("users", 3, 1, 3));
+         return ldp_threshold_protocol(n, a.rational("lambda", Rational(2)), static_cast<unsigned>(a.integer("k", std::min(2L, static_cast<long>(n)), 1, 3))).game;
+       }},
+      {{"core-decomposition", "vertices = 3, rounds = 2, r_threshold = 1/4, r_query = 1/2",
+        "the core-decomposition protocol (users = AboveThreshold on neighbour sets, d_r = r), edge neighbours (HSV §9, E.10 H15)"},
+       [](const LibraryArguments& a) { return core_decomposition(core_params(a)).game; }},
   };
   return r;
 }

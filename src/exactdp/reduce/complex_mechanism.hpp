@@ -5,6 +5,7 @@
 #pragma once
 
 #include "exactdp/core/error.hpp"
+#include "exactdp/mechanism/composite.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -15,50 +16,26 @@
 
 namespace exactdp {
 
-/// The two ports of an interactive post-processor (THEOREMS.md A.5): Left faces the adversary,
-/// Right faces the sub-mechanisms.
-enum class Port { Left, Right };
-
-/// A deterministic interactive post-processor with a single initial state (HSV Def 2.14 with no
-/// randomness; randomness would come from a 0-DP coin sub-mechanism, D.15). States and messages
-/// are strings so that witnesses read naturally.
-struct DeterministicPostProcessor {
-  /// What one step does: move to `next` and send `message` through port `to`.
-  struct Emit {
-    std::string next;
-    Port to = Port::Left;
-    std::string message;
-  };
-  std::string name;
-  std::string initial;
-  /// P(s, v, m) ↦ (s′, v′, m′): the reaction to message @p m arriving through port @p from.
-  std::function<Emit(const std::string& state, Port from, const std::string& message)> step;
-};
-
-/// A verification function over message pairs with finite memory (HSV Def 3.3), as the pairs it
-/// allows in each of its states and the state after each.
-struct PairRelation {
-  using Pair = std::pair<std::string, std::string>;
-  std::string initial;
-  /// The pairs allowed in state σ (an empty list: nothing more may be sent).
-  std::function<std::vector<Pair>(const std::string& sigma)> allowed;
-  /// The state after sending @p pair in state @p sigma (only called with allowed pairs).
-  std::function<std::string(const std::string& sigma, const Pair& pair)> next;
-};
-
 /// A composite-mechanism instance for the HSV §6 checker (THEOREMS.md B.17).
 struct CompositeInstance {
   DeterministicPostProcessor processor;  ///< P
   PairRelation input_relation;           ///< f: pairs of left (adversary) messages
   PairRelation output_relation;          ///< f′: pairs of right messages P sends to the sub-mechanisms
   std::vector<std::string> right_answers;  ///< the finite alphabet of sub-mechanism answers
+  /// Optional: the answers possible to one right message (e.g. the answer alphabet of the
+  /// sub-mechanism it addresses); when set it replaces right_answers, called with P₀'s message.
+  std::function<std::vector<std::string>(const std::string& message)> answers_to;
   unsigned horizon = 1;                  ///< messages P receives on every path (left and right together)
+  /// Also check the taint rules of the pseudocode form (HSV D6.5, Cor 6.6) reported by a
+  /// taint-instrumented P (DeterministicPostProcessor::taint_instrumented), on each copy at every
+  /// step before the three conditions; exactdp::Error if P is not instrumented.
+  bool taint_rules = false;
   std::uint64_t max_paths = 1'000'000;   ///< refuse (exactdp::Error) beyond this many explored steps
 };
 
 /// A violated condition and how to reach it.
 struct CompositeViolation {
-  std::string condition;           ///< "destination", "response" or "f -> f'"
+  std::string condition;           ///< "destination", "response", "f -> f'" or "taint" (HSV D6.5)
   std::vector<std::string> trace;  ///< the inputs, e.g. "left (0, 1)", "right 1", then the failing step
   std::string detail;              ///< the two copies' reactions at the failing step
 };
@@ -66,8 +43,9 @@ struct CompositeViolation {
 /// The checker's verdict.
 struct CompositeCheck {
   bool holds = false;
-  std::optional<CompositeViolation> violation;  ///< the first violation in exploration order
+  std::optional<CompositeViolation> violation;  ///< a violation reached with the fewest inputs (breadth-first)
   std::uint64_t steps_checked = 0;              ///< paired steps of P₀, P₁ examined
+  std::uint64_t configurations = 0;             ///< distinct configurations explored
 };
 
 /// Runs the two copies P₀, P₁ of HSV Def 6.2 (P²) on every f-valid sequence of left message pairs
@@ -77,9 +55,13 @@ struct CompositeCheck {
 /// * response — when they send left, they send the same message;
 /// * f → f′ — the pairs (m₀, m₁) they send right form an f′-valid sequence.
 /// P starts by waiting for a left message; after sending left it waits for the next left message,
-/// after sending right for the sub-mechanism's answer. When all three hold on every path, HSV
-/// Thm 6.1 transfers (ε,δ)-DP of ExtConComp w.r.t. f′ to P∘*ExtConComp w.r.t. f (scope: this
-/// horizon and these alphabets). Throws exactdp::Error if the exploration exceeds max_paths.
+/// after sending right for the sub-mechanism's answer (any of answers_to(m₀), or of right_answers).
+/// Configurations (both copies' states, both relations' states, the awaited port, the pending right
+/// message and the depth) already explored are not explored again: what follows depends on nothing
+/// else, so the verdict is that of the full exploration. When all three conditions hold on every
+/// path, HSV Thm 6.1 transfers (ε,δ)-DP of ExtConComp w.r.t. f′ to P∘*ExtConComp w.r.t. f (scope:
+/// this horizon and these alphabets). Throws exactdp::Error if the exploration exceeds max_paths
+/// paired steps or a relation is missing.
 CompositeCheck check_composite_conditions(const CompositeInstance& instance);
 
 }  // namespace exactdp

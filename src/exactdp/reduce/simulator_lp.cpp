@@ -3,6 +3,8 @@
 #include "exactdp/game/engine.hpp"
 
 #include <algorithm>
+#include <array>
+#include <variant>
 #include <memory>
 #include <mutex>
 
@@ -201,48 +203,310 @@ LpStatus solve_rows(std::size_t variables, const std::vector<Row>& rows, std::ve
 
 }  // namespace
 
+std::uint64_t lp_memory_estimate(const LikelihoodTree& tree, const Rational& delta, bool irr_constraints) {
+  // the reduced LP of lp_simulator: 2 unknowns per node; rows: their signs, the root, one system
+  // equation per branch and per b, one leaf row per full history and b, and the (S3) rows
+  const std::uint64_t n = tree.nodes.size();
+  std::uint64_t branches = 0;
+  for (const auto& node : tree.nodes) branches += node.branches.size();
+  const std::uint64_t rows = 2 * n + 2 + 2 * branches + 2 * tree.full_histories().size() + (irr_constraints ? n : 0);
+  const std::uint64_t cols = 2 * n + 1;
+  (void)delta;
+  // cddlib keeps the constraint matrix and the LP's tableau (rows + 1) × cols, and a cols × cols
+  // basis inverse, all as dense mpq_t entries: 32 bytes of header and two limb allocations
+  // (about 48 bytes with malloc's overhead) per entry at least
+  const std::uint64_t entries = 2 * rows * cols + cols * cols;
+  return entries * 80;
+}
+
+namespace {
+
+/// The values of the four systems (φ⁰, φ¹, ψ⁰, ψ¹) at every node, or a refusal.
+using LpValues = std::array<std::vector<Rational>, 4>;
+using LpOutcome = std::variant<LpValues, SimulatorRefusal>;
+
+/// φ^b(h) = (M^b(h) − c(λψ^b(h) + ψ^{1−b}(h)))/δ at every node from ψ (φ^b = M^b when δ = 0: never used).
+void leak_from_no_leak(const LikelihoodTree& tree, const Rational& lambda, const Rational& delta, LpValues& values) {
+  const Rational c = (1 - delta) / (1 + lambda);
+  for (std::size_t n = 0; n < tree.nodes.size(); ++n)
+    for (int b = 0; b < 2; ++b) {
+      const Rational& m = tree.nodes[n].likelihood[b];
+      values[b][n] = sgn(delta) == 0 ? m : Rational((m - c * (lambda * values[2 + b][n] + values[3 - b][n])) / delta);
+    }
+}
+
+LpOutcome dense_lp(const LikelihoodTree& tree, const Rational& lambda, const Rational& delta, const SimulatorLpOptions& options) {
+  const std::size_t N = tree.nodes.size();
+  const std::uint64_t memory = lp_memory_estimate(tree, delta, options.irr_constraints);
+  if (memory > options.max_memory_bytes) {
+    auto gib = [](std::uint64_t bytes) {
+      return std::to_string(bytes >> 30) + "." + std::to_string(((bytes & ((std::uint64_t{1} << 30) - 1)) * 10) >> 30) + " GiB";
+    };
+    throw Error("lp_simulator", "memory", std::to_string(memory) + " bytes",
+                "the dense exact LP (cddlib) on " + std::to_string(N) + " histories is estimated to need " + gib(memory) +
+                    ", above the limit of " + gib(options.max_memory_bytes) + "; use the subtree solver or a smaller horizon");
+  }
+  // values[i][n]: the likelihood at node n of system i (φ⁰, φ¹, ψ⁰, ψ¹)
+  LpValues values;
+  for (auto& v : values) v.assign(N, Rational(0));
+  std::vector<Rational> x;
+  std::vector<Row> rows;
+  const std::size_t unknowns = 2 * N;
+  if (delta == 1) {
+    // RR_{ε,1} always leaks: φ^b = M^b, and the no-leak systems are never run (take ψ^b = M^b)
+    for (std::size_t n = 0; n < N; ++n)
+      for (int b = 0; b < 2; ++b) values[b][n] = values[2 + b][n] = tree.nodes[n].likelihood[b];
+  } else {
+    // Reduced form of (S0)–(S3): with c = (1−δ)/(1+λ), (S2) says δφ^b(h) = M^b(h) − c(λψ^b(h) + ψ^{1−b}(h))
+    // at full histories. For δ > 0 this *defines* φ^b there, and φ^b is then a system with φ^b(∅) = 1
+    // automatically (M^b is a system, ψ^b are systems with ψ^b(∅) = 1, and c(λ + 1) = 1 − δ), so only
+    // φ^b ≥ 0 remains: c(λψ^b + ψ^{1−b}) ≤ M^b. For δ = 0 the leak systems carry no weight and (S2) is
+    // the equality c(λψ^b + ψ^{1−b}) = M^b. Unknowns: ψ^b(h) ≥ 0 at every node (index 2n + b).
+    auto var = [](int b, std::size_t n) { return 2 * n + static_cast<std::size_t>(b); };
+    const Rational c = (1 - delta) / (1 + lambda);
+    for (std::size_t j = 0; j < unknowns; ++j) rows.push_back({Rational(0), {{j, Rational(1)}}, false});  // ψ ≥ 0
+    for (int b = 0; b < 2; ++b) rows.push_back({Rational(-1), {{var(b, 0), Rational(1)}}, true});  // (S0)
+    for (std::size_t n = 0; n < N; ++n)
+      for (const auto& br : tree.nodes[n].branches)
+        for (int b = 0; b < 2; ++b) {  // (S1)
+          Row r{Rational(0), {{var(b, n), Rational(-1)}}, true};
+          for (const auto& k : br.children) r.terms.push_back({var(b, k.node), Rational(1)});
+          rows.push_back(std::move(r));
+        }
+    for (std::size_t n : tree.full_histories())
+      for (int b = 0; b < 2; ++b)  // (S2): M^b − c(λψ^b + ψ^{1−b}) ≥ 0 (= 0 when δ = 0)
+        rows.push_back({tree.nodes[n].likelihood[b], {{var(b, n), Rational(-c * lambda)}, {var(1 - b, n), Rational(-c)}}, sgn(delta) == 0});
+    if (options.irr_constraints)
+      // (S3) at a node reached through identical-law steps only: there M⁰(h) = M¹(h), so φ⁰(h) = φ¹(h)
+      // follows from ψ⁰(h) = ψ¹(h) (for δ > 0 by the formula above; for δ = 0 φ carries no weight)
+      for (std::size_t n : identical_law_nodes(tree)) rows.push_back({Rational(0), {{var(0, n), Rational(1)}, {var(1, n), Rational(-1)}}, true});
+    if (solve_rows(unknowns, rows, x) == LpStatus::infeasible) {
+      const auto support = farkas_certificate(unknowns, rows);
+      if (!support)
+        throw Error("lp_simulator", "cddlib", "infeasible", "the solver reported infeasibility but no Farkas certificate could be verified");
+      return SimulatorRefusal{std::string("the exact LP of HSV Lemma 4.7") + (options.irr_constraints ? " with the IRR constraints (S3) of HSV Lemma 5.6(2)" : "") +
+                                  " is infeasible at λ = " + to_string(lambda) + ", δ = " + to_string(delta) + " (cddlib, exact rational dual simplex; " +
+                                  std::to_string(unknowns) + " unknowns ψ^b(h) after eliminating φ^b, " + std::to_string(rows.size()) +
+                                  " constraints; a Farkas certificate combining " + std::to_string(*support) +
+                                  " of them with ψ ≥ 0 into a contradiction was verified exactly)",
+                              std::nullopt};
+    }
+    for (std::size_t n = 0; n < N; ++n)
+      for (int b = 0; b < 2; ++b) values[2 + b][n] = x[var(b, n)];
+    leak_from_no_leak(tree, lambda, delta, values);
+  }
+  return values;
+}
+
+// ---------------------------------------------------------------- the subtree (polygon) solver
+//
+// The reduced LP couples a node's unknowns p(h) = (ψ⁰(h), ψ¹(h)) with its children only, so its
+// feasible set factorises over subtrees: F_h, the set of values p(h) for which the subtree at h can
+// meet all its constraints, is a convex polygon in [0, 1]² (every ψ value lies below the root's 1),
+//   F_leaf = {p ≥ 0 : c(λu + v) ≤ M⁰(h), c(λv + u) ≤ M¹(h)}           (equalities when δ = 0),
+//   F_h    = [0, 1]² ∩ ⋂_{branches q} (F_{h∘(q,a₁)} ⊕ … ⊕ F_{h∘(q,a_m)})  (Minkowski sums),
+// intersected with the diagonal u = v at the nodes (S3) ties. The LP is feasible iff (1, 1) ∈ F_∅,
+// and a solution is read off top-down by splitting each node's value among the children of each
+// branch (p_k ∈ F_{a_k} ∩ (rest − F_{a_{k+1}} ⊕ …)). All of it is exact 2-D geometry over ℚ.
+
+struct Point {
+  Rational x, y;
+  friend bool operator==(const Point&, const Point&) = default;
+};
+
+bool lex_less(const Point& a, const Point& b) { return a.x < b.x || (a.x == b.x && a.y < b.y); }
+
+Rational cross(const Point& o, const Point& a, const Point& b) { return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x); }
+
+/// A convex polygon: its vertices counter-clockwise without repeats or collinear points; 0 vertices
+/// = empty, 1 = a point, 2 = a segment.
+using Polygon = std::vector<Point>;
+
+Polygon hull(std::vector<Point> pts) {
+  std::sort(pts.begin(), pts.end(), lex_less);
+  pts.erase(std::unique(pts.begin(), pts.end()), pts.end());
+  if (pts.size() <= 1) return pts;
+  std::vector<Point> h(2 * pts.size());
+  std::size_t k = 0;
+  for (const auto& p : pts) {  // lower chain
+    while (k >= 2 && sgn(cross(h[k - 2], h[k - 1], p)) <= 0) --k;
+    h[k++] = p;
+  }
+  for (std::size_t i = pts.size() - 1, t = k + 1; i-- > 0;) {  // upper chain
+    while (k >= t && sgn(cross(h[k - 2], h[k - 1], pts[i])) <= 0) --k;
+    h[k++] = pts[i];
+  }
+  h.resize(k - 1);
+  return h;
+}
+
+/// a·x + b·y ≤ c
+struct HalfPlane {
+  Rational a, b, c;
+};
+
+Polygon clip(const Polygon& poly, const HalfPlane& hp) {
+  if (poly.empty()) return poly;
+  auto side = [&](const Point& p) -> Rational { return hp.a * p.x + hp.b * p.y - hp.c; };  // ≤ 0 inside
+  if (poly.size() == 1) return sgn(side(poly[0])) <= 0 ? poly : Polygon{};
+  std::vector<Point> out;
+  for (std::size_t i = 0; i < poly.size(); ++i) {
+    const Point& p = poly[i];
+    const Point& q = poly[(i + 1) % poly.size()];
+    const Rational sp = side(p), sq = side(q);
+    if (sgn(sp) <= 0) out.push_back(p);
+    if ((sgn(sp) < 0 && sgn(sq) > 0) || (sgn(sp) > 0 && sgn(sq) < 0)) {
+      const Rational t = sp / (sp - sq);
+      out.push_back({p.x + t * (q.x - p.x), p.y + t * (q.y - p.y)});
+    }
+  }
+  return hull(std::move(out));
+}
+
+std::vector<HalfPlane> half_planes(const Polygon& poly) {
+  std::vector<HalfPlane> out;
+  if (poly.size() == 1) {
+    const Point& p = poly[0];
+    return {{1, 0, p.x}, {-1, 0, -p.x}, {0, 1, p.y}, {0, -1, -p.y}};
+  }
+  if (poly.size() == 2) {
+    const Point &p = poly[0], &q = poly[1];
+    const Rational nx = q.y - p.y, ny = p.x - q.x, dx = q.x - p.x, dy = q.y - p.y;
+    return {{nx, ny, nx * p.x + ny * p.y}, {-nx, -ny, -(nx * p.x + ny * p.y)}, {dx, dy, dx * q.x + dy * q.y}, {-dx, -dy, -(dx * p.x + dy * p.y)}};
+  }
+  for (std::size_t i = 0; i < poly.size(); ++i) {
+    const Point& p = poly[i];
+    const Point& q = poly[(i + 1) % poly.size()];
+    const Rational a = q.y - p.y, b = p.x - q.x;  // interior on the left of p → q
+    out.push_back({a, b, a * p.x + b * p.y});
+  }
+  return out;
+}
+
+Polygon intersect(Polygon a, const Polygon& b) {
+  if (b.empty()) return {};
+  for (const auto& hp : half_planes(b)) a = clip(a, hp);
+  return a;
+}
+
+Polygon minkowski(const Polygon& a, const Polygon& b) {
+  if (a.empty() || b.empty()) return {};
+  std::vector<Point> pts;
+  pts.reserve(a.size() * b.size());
+  for (const auto& p : a)
+    for (const auto& q : b) pts.push_back({p.x + q.x, p.y + q.y});
+  return hull(std::move(pts));
+}
+
+Polygon negate_shift(const Polygon& a, const Point& shift) {  // shift − a
+  std::vector<Point> pts;
+  for (const auto& p : a) pts.push_back({shift.x - p.x, shift.y - p.y});
+  return hull(std::move(pts));
+}
+
+Point representative(const Polygon& poly) {  // the average of the vertices: inside, canonical
+  Point s{Rational(0), Rational(0)};
+  for (const auto& p : poly) s.x += p.x, s.y += p.y;
+  const Rational n(static_cast<long>(poly.size()));
+  return {s.x / n, s.y / n};
+}
+
+std::string describe(const Polygon& poly) {
+  std::string out;
+  for (const auto& p : poly) out += (out.empty() ? "" : ", ") + std::string("(") + to_string(p.x) + ", " + to_string(p.y) + ")";
+  return "{" + out + "}";
+}
+
+LpOutcome subtree_lp(const LikelihoodTree& tree, const Rational& lambda, const Rational& delta, const SimulatorLpOptions& options) {
+  const std::size_t N = tree.nodes.size();
+  LpValues values;
+  for (auto& v : values) v.assign(N, Rational(0));
+  if (delta == 1) {  // as in dense_lp: φ^b = ψ^b = M^b
+    for (std::size_t n = 0; n < N; ++n)
+      for (int b = 0; b < 2; ++b) values[b][n] = values[2 + b][n] = tree.nodes[n].likelihood[b];
+    return values;
+  }
+  const Rational c = (1 - delta) / (1 + lambda);
+  const Polygon box = hull({{0, 0}, {1, 0}, {1, 1}, {0, 1}});
+  std::vector<char> tied(N, 0);
+  if (options.irr_constraints)
+    for (std::size_t n : identical_law_nodes(tree)) tied[n] = 1;
+  const HalfPlane below_diagonal{1, -1, 0}, above_diagonal{-1, 1, 0};
+  std::vector<Polygon> F(N);
+  for (std::size_t n = N; n-- > 0;) {  // children follow their parents, so this is bottom-up
+    const auto& node = tree.nodes[n];
+    Polygon f = box;
+    if (node.depth == tree.horizon) {
+      const Rational &m0 = node.likelihood[0], &m1 = node.likelihood[1];
+      f = clip(f, {c * lambda, c, m0});  // φ⁰ ≥ 0
+      f = clip(f, {c, c * lambda, m1});  // φ¹ ≥ 0
+      if (sgn(delta) == 0) f = clip(clip(f, {-c * lambda, -c, -m0}), {-c, -c * lambda, -m1});  // equalities
+    }
+    for (const auto& br : node.branches) {
+      Polygon sum = {{Rational(0), Rational(0)}};
+      for (const auto& k : br.children) sum = minkowski(sum, F[k.node]);
+      f = intersect(f, sum);
+      if (f.empty()) break;
+    }
+    if (tied[n]) f = clip(clip(f, below_diagonal), above_diagonal);
+    F[n] = std::move(f);
+  }
+  const Point one{Rational(1), Rational(1)};
+  if (intersect(Polygon{one}, F[0]).empty())
+    return SimulatorRefusal{std::string("the exact LP of HSV Lemma 4.7") + (options.irr_constraints ? " with the IRR constraints (S3) of HSV Lemma 5.6(2)" : "") +
+                                " is infeasible at λ = " + to_string(lambda) + ", δ = " + to_string(delta) +
+                                ": propagating the feasible sets of (ψ⁰, ψ¹) up the " + std::to_string(N) +
+                                " histories exactly (2-D polygons over the rationals) leaves the root set " + describe(F[0]) + ", which misses (1, 1)",
+                            std::nullopt};
+  // top-down: split each node's value among the children of every branch
+  std::vector<Point> p(N);
+  p[0] = one;
+  for (std::size_t n = 0; n < N; ++n) {
+    for (const auto& br : tree.nodes[n].branches) {
+      const std::size_t m = br.children.size();
+      std::vector<Polygon> suffix(m + 1, Polygon{{Rational(0), Rational(0)}});
+      for (std::size_t k = m; k-- > 0;) suffix[k] = minkowski(F[br.children[k].node], suffix[k + 1]);
+      Point rest = p[n];
+      for (std::size_t k = 0; k < m; ++k) {
+        const Polygon choice = intersect(F[br.children[k].node], negate_shift(suffix[k + 1], rest));
+        if (choice.empty()) throw Error("lp_simulator", "subtree", tree.describe(n), "a value of the feasible set could not be split among the answers: this is a bug");
+        const Point pick = k + 1 == m ? rest : representative(choice);
+        p[br.children[k].node] = pick;
+        rest = {rest.x - pick.x, rest.y - pick.y};
+      }
+    }
+  }
+  for (std::size_t n = 0; n < N; ++n) values[2][n] = p[n].x, values[3][n] = p[n].y;
+  leak_from_no_leak(tree, lambda, delta, values);
+  return values;
+}
+
+}  // namespace
+
 SimulatorBuild lp_simulator(const LikelihoodTree& tree, const Rational& lambda, const Rational& delta,
                             const SimulatorLpOptions& options) {
   if (lambda < 1) throw Error("lp_simulator", "lambda", to_string(lambda), "lambda = e^epsilon must be at least 1");
   if (sgn(delta) < 0 || delta > 1) throw Error("lp_simulator", "delta", to_string(delta), "delta must lie in [0, 1]");
   const std::size_t N = tree.nodes.size();
   if (N > options.max_nodes) throw GameTooLarge("lp_simulator", N, options.max_nodes, "history nodes for the exact LP");
-  // variable of (kind, b, node): kind 0 = φ (leak), 1 = ψ (no leak)
-  auto var = [](int kind, int b, std::size_t n) { return 4 * n + 2 * static_cast<std::size_t>(kind) + static_cast<std::size_t>(b); };
-  std::vector<Row> rows;
-  for (std::size_t j = 0; j < 4 * N; ++j) rows.push_back({Rational(0), {{j, Rational(1)}}, false});  // x ≥ 0
-  for (int kind = 0; kind < 2; ++kind)
-    for (int b = 0; b < 2; ++b) rows.push_back({Rational(-1), {{var(kind, b, 0), Rational(1)}}, true});  // (S0)
-  for (std::size_t n = 0; n < N; ++n)
-    for (const auto& br : tree.nodes[n].branches)
-      for (int kind = 0; kind < 2; ++kind)
-        for (int b = 0; b < 2; ++b) {  // (S1)
-          Row r{Rational(0), {{var(kind, b, n), Rational(-1)}}, true};
-          for (const auto& k : br.children) r.terms.push_back({var(kind, b, k.node), Rational(1)});
-          rows.push_back(std::move(r));
-        }
-  const Rational hi = (1 - delta) * lambda / (1 + lambda), lo = (1 - delta) / (1 + lambda);
-  for (std::size_t n : tree.full_histories())
-    for (int b = 0; b < 2; ++b)  // (S2)
-      rows.push_back({Rational(-tree.nodes[n].likelihood[b]),
-                      {{var(0, b, n), delta}, {var(1, b, n), hi}, {var(1, 1 - b, n), lo}},
-                      true});
-  if (options.irr_constraints)
-    for (std::size_t n : identical_law_nodes(tree))
-      for (int kind = 0; kind < 2; ++kind)  // (S3)
-        rows.push_back({Rational(0), {{var(kind, 0, n), Rational(1)}, {var(kind, 1, n), Rational(-1)}}, true});
-
-  std::vector<Rational> x;
-  if (solve_rows(4 * N, rows, x) == LpStatus::infeasible) {
-    const auto support = farkas_certificate(4 * N, rows);
-    if (!support)
-      throw Error("lp_simulator", "cddlib", "infeasible", "the solver reported infeasibility but no Farkas certificate could be verified");
-    return SimulatorRefusal{std::string("the exact LP of HSV Lemma 4.7") + (options.irr_constraints ? " with the IRR constraints (S3) of HSV Lemma 5.6(2)" : "") +
-                                " is infeasible at λ = " + to_string(lambda) + ", δ = " + to_string(delta) + " (cddlib, exact rational dual simplex; " +
-                                std::to_string(4 * N) + " unknowns, " + std::to_string(rows.size()) + " constraints; a Farkas certificate combining " +
-                                std::to_string(*support) + " of them with x ≥ 0 into a contradiction was verified exactly)",
-                            std::nullopt};
+  LpOutcome outcome;
+  if (options.solver == LpSolver::dense) {
+    outcome = dense_lp(tree, lambda, delta, options);
+  } else {
+    outcome = subtree_lp(tree, lambda, delta, options);
+    // an infeasible verdict is confirmed by the dense LP and its checked Farkas certificate while that is cheap
+    if (std::holds_alternative<SimulatorRefusal>(outcome) && N <= options.dense_confirmation_nodes &&
+        lp_memory_estimate(tree, delta, options.irr_constraints) <= options.max_memory_bytes) {
+      auto dense = dense_lp(tree, lambda, delta, options);
+      if (!std::holds_alternative<SimulatorRefusal>(dense))
+        throw Error("lp_simulator", "solvers", "disagree", "the subtree polygons found no solution but the dense LP did: this is a bug");
+      auto& r = std::get<SimulatorRefusal>(outcome);
+      r.reason = std::get<SimulatorRefusal>(dense).reason + "; the subtree polygons agree (root set " + r.reason.substr(r.reason.rfind("root set ") + 9);
+      r.reason += ")";
+    }
   }
+  if (auto* r = std::get_if<SimulatorRefusal>(&outcome)) return *r;
+  const LpValues& values = std::get<LpValues>(outcome);
   Simulator sim;
   sim.method = options.irr_constraints ? "lp+irr" : "lp";
   sim.lambda = lambda;
@@ -250,15 +514,14 @@ SimulatorBuild lp_simulator(const LikelihoodTree& tree, const Rational& lambda, 
   const auto outputs = rr_outputs(lambda, delta);
   const char* names[4] = {"φ^0", "φ^1", "ψ^0", "ψ^1"};
   for (int i = 0; i < 4; ++i) {
-    const int kind = i / 2, b = i % 2;
     SimulatorSystem s{names[i], outputs[i], {}};
     s.conditional.resize(N);
     for (std::size_t n = 0; n < N; ++n) {
-      const Rational& den = x[var(kind, b, n)];
+      const Rational& den = values[i][n];
       for (const auto& br : tree.nodes[n].branches) {
         std::vector<Rational> law;
         for (const auto& k : br.children)
-          law.push_back(sgn(den) == 0 ? Rational(1, static_cast<unsigned long>(br.children.size())) : Rational(x[var(kind, b, k.node)] / den));
+          law.push_back(sgn(den) == 0 ? Rational(1, static_cast<unsigned long>(br.children.size())) : Rational(values[i][k.node] / den));
         s.conditional[n].push_back(std::move(law));
       }
     }

@@ -1,0 +1,115 @@
+/// @file
+/// Complex continual mechanisms built from sub-mechanisms by a *deterministic* interactive
+/// post-processor (HSV §6; THEOREMS.md A.10): M = P∘*ExtConComp, where P has a single initial
+/// state and all randomness comes from the sub-mechanisms (a 0-DP coin source, D.15, if P needs
+/// coins).
+///
+/// This header holds the vocabulary shared by the mechanism library (which builds such composites:
+/// the HSS histogram, local protocols, the core-decomposition protocol, mechanism/library_hsv.hpp)
+/// and by reduce/complex_mechanism.hpp (which checks the conditions of HSV Thm 6.1 on P):
+/// * Port, the two sides of a post-processor;
+/// * DeterministicPostProcessor, P as a step function over named states and messages;
+/// * PairRelation, a verification function over message pairs with finite memory (HSV D3.3);
+/// * compose_deterministic(), the composite P∘*(M₁, …, M_k) as an ordinary InteractiveMechanism.
+///
+/// Sub-mechanisms are fixed in advance and idle until P first addresses them. This is the
+/// extended concurrent composition (HSV D4.1) with creations at data-independent times: creating
+/// instance i when P first talks to it or at the start makes no difference to any view, because a
+/// continual mechanism with a single initial state answers nothing before it is addressed.
+#pragma once
+
+#include "exactdp/mechanism/interactive.hpp"
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace exactdp {
+
+/// The two ports of an interactive post-processor (THEOREMS.md A.5): `left` faces the adversary,
+/// `right` faces the mechanism (or the sub-mechanisms).
+enum class Port { left, right };
+
+/// A deterministic interactive post-processor with a single initial state (HSV Def 2.14 without
+/// randomness, as HSV §6 requires). States and messages are strings so that witnesses read
+/// naturally.
+struct DeterministicPostProcessor {
+  /// What one step does: move to `next` and send `message` through port `to`.
+  struct Emit {
+    std::string next;
+    Port to = Port::left;
+    std::string message;
+    /// For a taint-instrumented P (HSV D6.5, THEOREMS.md A.10 "pseudocode form"): empty when this
+    /// step obeys the taint rules, otherwise the rule broken and the statement that broke it.
+    std::string taint;
+  };
+  std::string name;
+  std::string initial;
+  /// P(s, v, m) ↦ (s′, v′, m′): the reaction to message @p message arriving through port @p from.
+  std::function<Emit(const std::string& state, Port from, const std::string& message)> step;
+  /// True when P carries a taint bit with each of its variables (inputs tainted, sub-mechanism
+  /// answers and constants untainted, anything computed from a tainted value tainted) and reports
+  /// in Emit::taint every decision (where to send, which sub-mechanism) and every output to the
+  /// adversary that reads a tainted value.
+  bool taint_instrumented = false;
+};
+
+/// A verification function over message pairs with finite memory (HSV Def 3.3, 3.5): a state σ
+/// summarising the pairs sent so far, the pairs allowed next, and the state after each.
+///
+/// Either form may be given: `allowed` + `next` enumerate the allowed pairs (needed where the pairs
+/// are *inputs* to explore); `transition` only decides one pair (enough where pairs are *outputs*
+/// to check, and much cheaper when the alphabet is large). A relation with `allowed` and `next`
+/// answers transition() through them.
+struct PairRelation {
+  using Pair = std::pair<std::string, std::string>;
+  std::string initial;
+  /// The pairs allowed in state σ (an empty list: nothing more may be sent).
+  std::function<std::vector<Pair>(const std::string& sigma)> allowed;
+  /// The state after sending @p pair in state @p sigma (only called with allowed pairs).
+  std::function<std::string(const std::string& sigma, const Pair& pair)> next;
+  /// The state after @p pair in state @p sigma, or std::nullopt if the pair is not allowed there.
+  std::function<std::optional<std::string>(const std::string& sigma, const Pair& pair)> decide;
+
+  /// The state after @p pair, or std::nullopt if it is not allowed (through `decide` when set,
+  /// otherwise through `allowed` and `next`). Throws exactdp::Error if neither form is set.
+  std::optional<std::string> transition(const std::string& sigma, const Pair& pair) const;
+};
+
+/// One sub-mechanism of a composite: a continual mechanism and its single initial state.
+struct SubMechanism {
+  std::shared_ptr<const InteractiveMechanism> mechanism;
+  StateId initial = 0;
+};
+
+/// The composite mechanism and its initial state.
+struct CompositeMechanism {
+  std::shared_ptr<const InteractiveMechanism> mechanism;
+  StateId initial = 0;
+};
+
+/// The name of message @p message to sub-mechanism @p index as P writes it: "i:m" (i from 0);
+/// the sub-mechanism's answer a comes back to P as "i:a".
+std::string sub_message(std::size_t index, const std::string& message);
+
+/// P∘*(M₁, …, M_k) for a deterministic P (HSV Algorithm 1 with ExtConComp on the right;
+/// THEOREMS.md A.5, A.10): a left message m is given to P; while P emits to the right a message
+/// "i:m′", sub-mechanism i answers m′ from its current state with its own kernel and P reads "i:a"
+/// from the right; the first message P emits to the left is the answer. The state is P's state with
+/// the tuple of sub-mechanism states, so every engine analysis applies unchanged.
+/// Errors (exactdp::Error naming P, its state and the message): P has no step function, the left
+/// alphabet is empty, P addresses a sub-mechanism that does not exist or a message outside its
+/// alphabet, or P does not answer left within @p max_inner_steps messages to the right
+/// (non-termination, as THEOREMS.md A.5 asks).
+/// @param processor        P
+/// @param left_messages    the adversary's message alphabet of the composite
+/// @param subs             the sub-mechanisms, addressed by their index
+/// @param max_inner_steps  the most right messages P may send while answering one left message
+CompositeMechanism compose_deterministic(DeterministicPostProcessor processor, std::vector<std::string> left_messages,
+                                         std::vector<SubMechanism> subs, unsigned max_inner_steps = 64);
+
+}  // namespace exactdp
