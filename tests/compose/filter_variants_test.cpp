@@ -7,6 +7,7 @@
 #include "exactdp/game/engine.hpp"
 #include "exactdp/reduce/lyu_decomp.hpp"
 #include "exactdp/reduce/simulator.hpp"
+#include "exactdp/reduce/simulator_lp.hpp"
 #include "support/exact.hpp"
 
 #include <gtest/gtest.h>
@@ -105,6 +106,23 @@ TEST(LyuOnCompositions, HistoriesAfterTheLastAllowedPairAreFinal) {
   const auto* d = std::get_if<LyuDecomposition>(&b);
   ASSERT_NE(d, nullptr) << std::get<SimulatorRefusal>(b).reason;
   EXPECT_TRUE(verify_simulator(tree, d->simulator).verified);
+}
+
+TEST(LpOnCompositions, HistoriesAfterTheLastAllowedPairAreFinal) {
+  // The same early-ending tree for the exact LP of HSV L4.7 (both solvers): at the exact δ(2) = 1/3
+  // of RR₂ ⊗ RR₃ (E.9 F1) a simulator exists (LYU-DECOMP builds one above), so the LP must be
+  // feasible and its simulator must verify; one notch below δ(2) it must be infeasible.
+  const Game g = concurrent({rr_game(Rational(2)), rr_game(Rational(3))});
+  const LikelihoodTree tree = likelihood_tree(g, 3);
+  for (const LpSolver solver : {LpSolver::subtree, LpSolver::dense}) {
+    SimulatorLpOptions o;
+    o.solver = solver;
+    const SimulatorBuild at = lp_simulator(tree, Rational(2), q(1, 3), o);
+    const auto* sim = std::get_if<Simulator>(&at);
+    ASSERT_NE(sim, nullptr) << std::get<SimulatorRefusal>(at).reason;
+    EXPECT_TRUE(verify_simulator(tree, *sim).verified);
+    EXPECT_TRUE(std::holds_alternative<SimulatorRefusal>(lp_simulator(tree, Rational(2), q(1, 3) - q(1, 1000), o)));
+  }
 }
 
 }  // namespace
