@@ -1845,7 +1845,9 @@ void families::hstvvxz23(std::vector<Theorem>& out) {
       {"exactdp::worst_case_renyi_moment()", "exactdp::worst_case_renyi_moment_certified()", "exactdp::decide_exp()"}, check_t410);
   out.push_back({"HSTVVXZ23-OPEN", "approximate RDP / zCDP concurrent composition is open", "HSTVVXZ23 §4", Kind::note, Status::as_stated,
                  "exactdp must not claim concurrent filters, odometers or compositions for approximate RDP or approximate zCDP.", "", "", "", "", {}, src,
-                 {}, "a NOTE: an open problem, nothing to check on instances"});
+                 {}, "an open problem, so there is no statement to confirm or refute on instances. exactdp keeps to it: its "
+                 "Rényi filters and compositions (HSTVVXZ23-T4.6, LYU22-T2) are for RDP itself, and it offers no "
+                 "concurrent filter, odometer or composition for approximate RDP or approximate zCDP"});
   add("BG-RRUV16-BASIC", "basic filters", "RRUV16; HSTVVXZ23 Cor 3.5", Kind::positive, Status::as_stated,
       "𝕀(Σε_i ≤ ε) and 𝕀(Σε_i ≤ ε ∧ Σδ_i ≤ δ) are valid NIM filters, hence concurrent IM filters; the accumulators are valid odometers.",
       "", "Exact: rules compare Π λ_i ≤ λ and Σ δ_i ≤ δ; the engine's δ at the budget λ of the filter and of the truncated odometer is ≤ δ.",

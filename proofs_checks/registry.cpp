@@ -38,6 +38,7 @@ const char* to_string(Verdict v) {
     case Verdict::reproduced: return "reproduced";
     case Verdict::not_reproduced: return "NOT REPRODUCED";
     case Verdict::not_checked: return "not yet checked";
+    case Verdict::documented: return "documented only";
     case Verdict::refused: return "REFUSED (too large)";
   }
   return "?";
@@ -129,8 +130,11 @@ CheckResult run_check(const Theorem& theorem, const Budget& budget) {
   CheckResult r;
   r.theorem = &theorem;
   if (!theorem.check) {
-    r.verdict = Verdict::not_checked;
-    r.summary = "not yet checked: " + theorem.not_checked_reason;
+    // A NOTE without a check is not pending work: it states something that finite instances
+    // cannot test (a limit, an open problem); anything else without a check is still to be written.
+    const bool note = theorem.kind == Kind::note;
+    r.verdict = note ? Verdict::documented : Verdict::not_checked;
+    r.summary = (note ? "documented only: " : "not yet checked: ") + theorem.not_checked_reason;
     return r;
   }
   CheckContext ctx(budget, theorem.id);
@@ -201,7 +205,9 @@ std::string theorem_page(const Theorem& t, const CheckResult& r) {
   s += "| Result (small budget, default seed) | " + std::string(to_string(r.verdict)) + " |\n\n";
   s += section("Statement", t.statement);
   s += section("Assumptions and reading", t.assumptions);
-  s += section("How it is checked", t.check ? t.method : "Not yet checked: " + t.not_checked_reason +
+  s += section("How it is checked", t.check                 ? t.method
+                                    : t.kind == Kind::note ? "Nothing to check on finite instances: " + t.not_checked_reason
+                                                           : "Not yet checked: " + t.not_checked_reason +
                                                              (t.method.empty() ? "" : "\n\nPlanned check: " + t.method));
   s += section("Instances", t.instances);
   if (t.check) {

@@ -44,6 +44,7 @@ enum class Verdict {
   reproduced,      ///< NEGATIVE: the paper's counterexample was rebuilt and the violation verified
   not_reproduced,  ///< NEGATIVE: the violation could not be verified
   not_checked,     ///< no check function yet (the entry states why)
+  documented,      ///< a NOTE with nothing to check on finite instances (the entry states why)
   refused          ///< the budget asked for a game larger than the engine's limit (exactdp::GameTooLarge)
 };
 
@@ -122,7 +123,7 @@ struct Theorem {
   std::string source;      ///< the proofs_checks/ file holding the check
   /// The check: records instances into the context. Empty when not yet checkable.
   std::function<void(CheckContext&)> check;
-  std::string not_checked_reason;  ///< why there is no check (when check is empty)
+  std::string not_checked_reason;  ///< why there is no check (when check is empty; for a NOTE, why nothing is checkable)
 };
 
 /// The outcome of running one entry.

@@ -95,7 +95,7 @@ std::function<int()> add_theorems(CLI::App& app) {
     }
     if (!check->parsed()) {
       for (const auto& t : registry())
-        std::cout << pad(t.id, 22) << pad(to_string(t.kind), 10) << pad(t.check ? "checkable" : "not yet checked", 17)
+        std::cout << pad(t.id, 22) << pad(to_string(t.kind), 10) << pad(t.check ? "checkable" : t.kind == Kind::note ? "documented only" : "not yet checked", 17)
                   << t.title << "\n";
       return 0;
     }
@@ -140,13 +140,14 @@ std::function<int()> add_theorems(CLI::App& app) {
                         {"notes", r.notes}});
         continue;
       }
-      const std::string inst = r.verdict == Verdict::not_checked
+      const bool unchecked = r.verdict == Verdict::not_checked || r.verdict == Verdict::documented;
+      const std::string inst = unchecked
                                    ? "-"
                                    : std::to_string(r.named_instances) + "+" + std::to_string(r.random_instances) + " random";
       std::cout << pad(t->id, 22) << pad(to_string(t->kind), 10) << pad(inst, 18)
                 << pad(r.largest_horizon ? std::to_string(r.largest_horizon) : "-", 8) << pad(to_string(r.verdict), 16)
-                << (r.verdict == Verdict::not_checked ? "-" : seconds(r.seconds)) << "\n";
-      if (r.verdict == Verdict::not_checked || r.verdict == Verdict::refused) std::cout << "    " << r.summary << "\n";
+                << (unchecked ? "-" : seconds(r.seconds)) << "\n";
+      if (unchecked || r.verdict == Verdict::refused) std::cout << "    " << r.summary << "\n";
       if (o->verbose)
         for (const auto& i : r.instances) std::cout << "    " << (i.ok ? "ok  " : "FAIL") << " " << i.name << ": " << i.outcome << "\n";
       for (const auto& i : r.instances)
