@@ -598,7 +598,10 @@ bool k_sparse_neighbours(const std::string& a, const std::string& b, unsigned k)
 
 Game ldp_threshold_user(const Rational& lambda) {
   check_user_lambda("library::ldp_threshold_user", lambda);
-  const auto [mech, start] = make_threshold_user(lambda);
+  // (not a structured binding: clang before 16 cannot capture one in a lambda)
+  const auto user = make_threshold_user(lambda);
+  const auto& mech = user.first;
+  const auto& start = user.second;
   auto id = [&](const std::string& m) { return *mech->message_id(m); };
   std::vector<std::vector<AutomatonVerifier::Edge>> edges(4);
   for (long v = 0; v <= 2; ++v)

@@ -23,8 +23,7 @@ std::vector<std::array<Rational, 2>> tree_hockey_stick(const LikelihoodTree& tre
   for (std::size_t n = tree.nodes.size(); n-- > 0;) {  // children follow their parents
     const auto& node = tree.nodes[n];
     const auto& m = node.likelihood;
-    // a full history, or one after which the verifier allows no pair (the interaction is over)
-    if (node.depth == tree.horizon || node.branches.empty()) {
+    if (tree.is_full(n)) {
       for (int b = 0; b < 2; ++b) lower[n][b] = positive_part(m[b] - gamma * m[1 - b]);
       continue;
     }

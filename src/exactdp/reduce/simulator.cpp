@@ -11,7 +11,7 @@ namespace exactdp {
 std::vector<std::size_t> LikelihoodTree::full_histories() const {
   std::vector<std::size_t> out;
   for (std::size_t n = 0; n < nodes.size(); ++n)
-    if (nodes[n].depth == horizon) out.push_back(n);
+    if (is_full(n)) out.push_back(n);
   return out;
 }
 
@@ -212,7 +212,7 @@ SimulatorVerification verify_simulator(const LikelihoodTree& tree, const Simulat
       }
     }
     ++v.nodes_checked;
-    if (tree.nodes[n].depth == tree.horizon) ++v.full_histories;
+    if (tree.is_full(n)) ++v.full_histories;
   }
   v.verified = true;
   return v;

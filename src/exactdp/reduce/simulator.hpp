@@ -66,7 +66,11 @@ struct LikelihoodTree {
   unsigned horizon = 0;    ///< T: the length of the full histories
   std::vector<Node> nodes; ///< node 0 is ∅; a parent always precedes its children
 
-  /// The full histories (depth = horizon), in node order.
+  /// Whether @p node is a full history: one of length T, or a shorter one after which the verifier
+  /// allows no pair (the interaction is over, so the adversary's view ends there). The simulator
+  /// identities (S2) of THEOREMS.md B.9/B.10 are imposed at exactly these histories.
+  bool is_full(std::size_t node) const { return nodes[node].depth == horizon || nodes[node].branches.empty(); }
+  /// The full histories (is_full), in node order.
   std::vector<std::size_t> full_histories() const;
   /// "(0, 1) (1, 0)": the history of @p node as (message, answer) steps with their names; "∅" at
   /// the root. A non-identical pair is written "(m0,m1)".

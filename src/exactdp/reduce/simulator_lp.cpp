@@ -436,7 +436,7 @@ LpOutcome subtree_lp(const LikelihoodTree& tree, const Rational& lambda, const R
   for (std::size_t n = N; n-- > 0;) {  // children follow their parents, so this is bottom-up
     const auto& node = tree.nodes[n];
     Polygon f = box;
-    if (node.depth == tree.horizon) {
+    if (tree.is_full(n)) {
       const Rational &m0 = node.likelihood[0], &m1 = node.likelihood[1];
       f = clip(f, {c * lambda, c, m0});  // φ⁰ ≥ 0
       f = clip(f, {c, c * lambda, m1});  // φ¹ ≥ 0
