@@ -12,7 +12,7 @@
 //
 // Run: bench/run.sh --benchmark_filter='Engine|Naive' (prints the ratios of nodes and of time).
 #include "exactdp/game/engine.hpp"
-#include "exactdp/mechanism/library.hpp"
+#include "exactdp/library/library.hpp"
 
 #include <benchmark/benchmark.h>
 

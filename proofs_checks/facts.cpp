@@ -8,7 +8,7 @@
 #include "exactdp/divergence/renyi.hpp"
 #include "exactdp/divergence/tradeoff.hpp"
 #include "exactdp/game/engine.hpp"
-#include "exactdp/mechanism/library.hpp"
+#include "exactdp/library/library.hpp"
 #include "exactdp/mechanism/noninteractive.hpp"
 #include "exactdp/compose/concurrent.hpp"
 #include "exactdp/reduce/simulator.hpp"

@@ -15,7 +15,7 @@
 #include "exactdp/divergence/renyi.hpp"
 #include "exactdp/divergence/tradeoff.hpp"
 #include "exactdp/game/engine.hpp"
-#include "exactdp/mechanism/library.hpp"
+#include "exactdp/library/library.hpp"
 #include "exactdp/numeric/decide.hpp"
 #include "exactdp/numeric/interval.hpp"
 #include "exactdp/reduce/lyu_decomp.hpp"

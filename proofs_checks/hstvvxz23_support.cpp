@@ -2,7 +2,7 @@
 
 #include "exactdp/core/error.hpp"
 #include "exactdp/divergence/tradeoff.hpp"
-#include "exactdp/mechanism/library.hpp"
+#include "exactdp/library/library.hpp"
 #include "exactdp/numeric/interval.hpp"
 
 #include <set>

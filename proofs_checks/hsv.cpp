@@ -2,7 +2,7 @@
 // (RR, post-processing, CMs as IMs), concurrent composition of fixed and adaptively chosen CMs,
 // parallel composition (its failure for approximate DP, the product-budget claim, pure and FPC
 // versions), the simulation machinery of §10 and where it fails, couplings (§11), filters, Rényi and
-// f-DP versions (§12–14). Each check builds its instances from mechanism/library and the small CMs
+// f-DP versions (§12–14). Each check builds its instances from the mechanism library (src/exactdp/library/) and the small CMs
 // below, composes them with compose/ and compares the engine's exact worst case with the bound.
 #include "exactdp/bounds/optimal_composition.hpp"
 #include "exactdp/compose/concurrent.hpp"
@@ -11,7 +11,7 @@
 #include "exactdp/divergence/hockey_stick.hpp"
 #include "exactdp/divergence/tradeoff.hpp"
 #include "exactdp/game/engine.hpp"
-#include "exactdp/mechanism/library.hpp"
+#include "exactdp/library/library.hpp"
 #include "exactdp/numeric/decide.hpp"
 #include "exactdp/numeric/interval.hpp"
 #include "exactdp/reduce/lyu_decomp.hpp"

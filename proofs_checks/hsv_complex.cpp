@@ -1,15 +1,15 @@
 // THEOREMS.md C.5, HSV §6–9 — complex continual mechanisms built from sub-mechanisms: the
 // privacy of P∘*ExtConComp (Thm 6.1, Claims 6.3/6.4, Cor 6.6), the Henzinger–Sricharan–Steiner
 // histogram and the d-counter (§7), the local-DP multi-round framework (§8) and the
-// core-decomposition protocol (§9). The composites are the library's (mechanism/library_hsv.hpp):
+// core-decomposition protocol (§9). The composites are the library's (library/library_hsv.hpp):
 // each check runs the HSV §6 condition checker (reduce/complex_mechanism.hpp, B.17) on the very
 // post-processor P that the engine's game runs, and compares exact engine values with the bounds
 // the theorems give from the sub-mechanisms' own exact values.
 #include "exactdp/divergence/hockey_stick.hpp"
 #include "exactdp/game/engine.hpp"
 #include "exactdp/mechanism/composite.hpp"
-#include "exactdp/mechanism/library.hpp"
-#include "exactdp/mechanism/library_hsv.hpp"
+#include "exactdp/library/library.hpp"
+#include "exactdp/library/library_hsv.hpp"
 #include "exactdp/reduce/complex_mechanism.hpp"
 #include "exactdp/reduce/simulator.hpp"
 #include "proofs_checks/support.hpp"
@@ -89,9 +89,9 @@ RandomComposite random_composite(Rng& rng, unsigned horizon) {
   using Emit = DeterministicPostProcessor::Emit;
   DeterministicPostProcessor P{"random answer-driven P", "0", [=](const std::string& s, Port from, const std::string& m) {
                                  const int u = s[0] - '0';
-                                 if (from == Port::left) return Emit{s + "w", Port::right, sub_message(static_cast<std::size_t>(k[u]), m)};
+                                 if (from == Port::left) return Emit{s + "w", Port::right, sub_message(static_cast<std::size_t>(k[u]), m), {}};
                                  const int a = m.back() - '0';
-                                 return Emit{std::to_string(h[u][a]), Port::left, g[u][a]};
+                                 return Emit{std::to_string(h[u][a]), Port::left, g[u][a], {}};
                                }};
   const std::vector<std::string> bits{"0", "1"};
   std::vector<Pair> input_pairs{{"0", "0"}, {"0", "1"}, {"1", "0"}, {"1", "1"}};
@@ -127,7 +127,7 @@ RandomComposite random_composite(Rng& rng, unsigned horizon) {
   r.composite.horizon = horizon;
   // ExtConComp of the same two instances under f′ (a forwarding P): the adversary picks the target
   DeterministicPostProcessor forward{"ConComp", "r", [](const std::string&, Port from, const std::string& m) {
-                                       return Emit{"r", from == Port::left ? Port::right : Port::left, m};
+                                       return Emit{"r", from == Port::left ? Port::right : Port::left, m, {}};
                                      }};
   std::vector<std::string> routed;
   for (std::size_t i = 0; i < 2; ++i)

@@ -3,7 +3,7 @@
 #include "exactdp/compose/concurrent.hpp"
 #include "exactdp/core/error.hpp"
 #include "exactdp/game/engine.hpp"
-#include "exactdp/mechanism/library.hpp"
+#include "exactdp/library/library.hpp"
 #include "proofs_checks/support.hpp"
 
 #include <memory>

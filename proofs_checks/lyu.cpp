@@ -12,7 +12,7 @@
 #include "exactdp/bounds/renyi_conversions.hpp"
 #include "exactdp/compose/concurrent.hpp"
 #include "exactdp/mechanism/interactive.hpp"
-#include "exactdp/mechanism/library.hpp"
+#include "exactdp/library/library.hpp"
 #include "exactdp/mechanism/noninteractive.hpp"
 #include "exactdp/numeric/interval.hpp"
 #include "proofs_checks/interactive_support.hpp"

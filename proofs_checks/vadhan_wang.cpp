@@ -11,7 +11,7 @@
 #include "exactdp/reduce/vw_sim.hpp"
 #include "exactdp/compose/concurrent.hpp"
 #include "exactdp/mechanism/interactive.hpp"
-#include "exactdp/mechanism/library.hpp"
+#include "exactdp/library/library.hpp"
 #include "exactdp/reduce/lyu_decomp.hpp"
 #include "exactdp/reduce/simulator_lp.hpp"
 #include "proofs_checks/interactive_support.hpp"

@@ -8,8 +8,8 @@
 #include "commands.hpp"
 
 #include "exactdp/core/error.hpp"
-#include "exactdp/mechanism/library_hsv.hpp"
-#include "exactdp/mechanism/library_registry.hpp"
+#include "exactdp/library/library_hsv.hpp"
+#include "exactdp/library/library_registry.hpp"
 #include "exactdp/reduce/complex_mechanism.hpp"
 
 #include <nlohmann/json.hpp>

@@ -41,7 +41,7 @@ CompositeInstance instance(DeterministicPostProcessor p, int k_out) {
 TEST(CompositeConditions, ForwarderSatisfiesAllThree) {
   // left x → right x; right a → left a: destinations and outputs depend on right answers only
   DeterministicPostProcessor p{"forwarder", "idle", [](const std::string&, Port from, const std::string& m) {
-                                 return from == Port::left ? Emit{"wait", Port::right, m} : Emit{"idle", Port::left, m};
+                                 return from == Port::left ? Emit{"wait", Port::right, m, {}} : Emit{"idle", Port::left, m, {}};
                                }};
   const auto r = check_composite_conditions(instance(p, 1));
   EXPECT_TRUE(r.holds);
@@ -52,8 +52,8 @@ TEST(CompositeConditions, ForwarderSatisfiesAllThree) {
 TEST(CompositeConditions, BranchingOnARawInputViolatesDestination) {
   // on input 1 answer the adversary directly, otherwise ask the sub-mechanism
   DeterministicPostProcessor p{"brancher", "idle", [](const std::string&, Port from, const std::string& m) {
-                                 if (from == Port::right) return Emit{"idle", Port::left, m};
-                                 return m == "1" ? Emit{"idle", Port::left, "skip"} : Emit{"wait", Port::right, m};
+                                 if (from == Port::right) return Emit{"idle", Port::left, m, {}};
+                                 return m == "1" ? Emit{"idle", Port::left, "skip", {}} : Emit{"wait", Port::right, m, {}};
                                }};
   const auto r = check_composite_conditions(instance(p, 1));
   ASSERT_FALSE(r.holds);
@@ -65,8 +65,8 @@ TEST(CompositeConditions, BranchingOnARawInputViolatesDestination) {
 
 TEST(CompositeConditions, EchoingTheRawInputViolatesResponse) {
   DeterministicPostProcessor p{"echo", "idle", [](const std::string& s, Port from, const std::string& m) {
-                                 if (from == Port::left) return Emit{"x=" + m, Port::right, m};
-                                 return Emit{"idle", Port::left, m + "|" + s};  // leaks the stored input
+                                 if (from == Port::left) return Emit{"x=" + m, Port::right, m, {}};
+                                 return Emit{"idle", Port::left, m + "|" + s, {}};  // leaks the stored input
                                }};
   const auto r = check_composite_conditions(instance(p, 1));
   ASSERT_FALSE(r.holds);
@@ -77,9 +77,9 @@ TEST(CompositeConditions, EchoingTheRawInputViolatesResponse) {
 TEST(CompositeConditions, SendingTheInputTwiceNeedsTwoDifferingPairsDownstream) {
   // left x → right x, then right (any) → right x again, then right a → left a
   DeterministicPostProcessor p{"duplicator", "idle", [](const std::string& s, Port from, const std::string& m) {
-                                 if (from == Port::left) return Emit{"dup:" + m, Port::right, m};
-                                 if (s.rfind("dup:", 0) == 0) return Emit{"wait", Port::right, s.substr(4)};
-                                 return Emit{"idle", Port::left, m};
+                                 if (from == Port::left) return Emit{"dup:" + m, Port::right, m, {}};
+                                 if (s.rfind("dup:", 0) == 0) return Emit{"wait", Port::right, s.substr(4), {}};
+                                 return Emit{"idle", Port::left, m, {}};
                                }};
   const auto event_level = check_composite_conditions(instance(p, 1));
   ASSERT_FALSE(event_level.holds);
@@ -91,7 +91,7 @@ TEST(CompositeConditions, SendingTheInputTwiceNeedsTwoDifferingPairsDownstream) 
 
 TEST(CompositeConditions, RefusesExplorationsBeyondTheLimit) {
   DeterministicPostProcessor p{"forwarder", "idle", [](const std::string&, Port from, const std::string& m) {
-                                 return from == Port::left ? Emit{"wait", Port::right, m} : Emit{"idle", Port::left, m};
+                                 return from == Port::left ? Emit{"wait", Port::right, m, {}} : Emit{"idle", Port::left, m, {}};
                                }};
   auto in = instance(p, 1);
   in.max_paths = 5;

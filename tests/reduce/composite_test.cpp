@@ -1,11 +1,11 @@
 // Composite mechanisms built by a deterministic post-processor (mechanism/composite.hpp,
-// mechanism/library_hsv.hpp; HSV §6–9, THEOREMS.md A.10, D.8–D.10): worked examples whose answer
+// library/library_hsv.hpp; HSV §6–9, THEOREMS.md A.10, D.8–D.10): worked examples whose answer
 // laws are derived by hand from the sub-mechanisms' laws, and the HSV §6 checker on the library's
 // composites and their leaky variants.
 #include "exactdp/game/engine.hpp"
 #include "exactdp/mechanism/composite.hpp"
-#include "exactdp/mechanism/library.hpp"
-#include "exactdp/mechanism/library_hsv.hpp"
+#include "exactdp/library/library.hpp"
+#include "exactdp/library/library_hsv.hpp"
 #include "exactdp/reduce/complex_mechanism.hpp"
 #include "exactdp/reduce/simulator.hpp"
 
@@ -50,9 +50,9 @@ TEST(Composite, AndOfTwoRandomizedResponsesByHand) {
                   {"s", {false, {{"0", {Row{q(3, 4), "0", "s"}, Row{q(1, 4), "1", "s"}}}, {"1", {Row{q(1, 4), "0", "s"}, Row{q(3, 4), "1", "s"}}}}}}});
   using Emit = DeterministicPostProcessor::Emit;
   DeterministicPostProcessor P{"AND", "idle", [](const std::string& s, Port from, const std::string& m) {
-                                 if (from == Port::left) return Emit{"first:" + m, Port::right, sub_message(0, m)};
-                                 if (s.rfind("first:", 0) == 0) return Emit{"second:" + m.substr(2), Port::right, sub_message(0, s.substr(6))};
-                                 return Emit{"idle", Port::left, s.substr(7) == "1" && m == "0:1" ? "1" : "0"};
+                                 if (from == Port::left) return Emit{"first:" + m, Port::right, sub_message(0, m), {}};
+                                 if (s.rfind("first:", 0) == 0) return Emit{"second:" + m.substr(2), Port::right, sub_message(0, s.substr(6)), {}};
+                                 return Emit{"idle", Port::left, s.substr(7) == "1" && m == "0:1" ? "1" : "0", {}};
                                }};
   const CompositeMechanism cm = compose_deterministic(P, {"0", "1"}, {{rr, 0}});
   for (const auto& [x, p1] : {std::pair{"1", q(9, 16)}, std::pair{"0", q(1, 16)}}) {
@@ -66,7 +66,7 @@ TEST(Composite, AndOfTwoRandomizedResponsesByHand) {
     EXPECT_EQ(one, p1) << x;
   }
   // a message to a sub-mechanism that does not exist is refused with P's name and the message
-  DeterministicPostProcessor bad{"bad", "s", [](const std::string&, Port, const std::string&) { return Emit{"s", Port::right, "7:0"}; }};
+  DeterministicPostProcessor bad{"bad", "s", [](const std::string&, Port, const std::string&) { return Emit{"s", Port::right, "7:0", {}}; }};
   const CompositeMechanism b = compose_deterministic(bad, {"0"}, {{rr, 0}});
   EXPECT_THROW(b.mechanism->step(b.initial, 0), Error);
 }

@@ -4,7 +4,7 @@
 
 #include "exactdp/game/engine.hpp"
 #include "exactdp/io/spec_file.hpp"
-#include "exactdp/mechanism/library.hpp"
+#include "exactdp/library/library.hpp"
 #include "support/paths.hpp"
 
 #include <filesystem>

@@ -171,7 +171,7 @@ TEST(SampleConformance, LambdaMechanismSessionOverSeveralSteps) {
 
 
 TEST(SampleConformance, EveryLibraryMechanismSessionAgreesWithItsTable) {
-  // Every mechanism of the library (mechanism/library_registry.hpp), built from a spec file, run
+  // Every mechanism of the library (library/library_registry.hpp), built from a spec file, run
   // as a live session from an initial state drawn from its world's initial law, against the exact
   // law of the answer sequence: the initial law mixed with answer_law (the recursion over the
   // mechanism's own kernel, computed without the samplers). The script cycles through the

@@ -8,7 +8,7 @@
 #include "exactdp/core/error.hpp"
 #include "exactdp/core/limits.hpp"
 #include "exactdp/mechanism/interactive.hpp"
-#include "exactdp/mechanism/library_registry.hpp"
+#include "exactdp/library/library_registry.hpp"
 #include "exactdp/numeric/rational.hpp"
 
 #include <nlohmann/json.hpp>
@@ -218,7 +218,7 @@ TableMechanism::StateTable read_state(const Reader& r, const Json& v, const std:
   return t;
 }
 
-/// `"mechanism": {"type": "library", "name": ..., "params": {...}}` (mechanism/library_registry.hpp):
+/// `"mechanism": {"type": "library", "name": ..., "params": {...}}` (library/library_registry.hpp):
 /// the library supplies the mechanism, its neighbouring relation and a default horizon, so
 /// `neighbours` must be absent and `horizon` is optional (it overrides the default).
 Game parse_library_spec(const Reader& r, const Json& doc, const std::string& name) {

@@ -5,7 +5,7 @@
 /// coins).
 ///
 /// This header holds the vocabulary shared by the mechanism library (which builds such composites:
-/// the HSS histogram, local protocols, the core-decomposition protocol, mechanism/library_hsv.hpp)
+/// the HSS histogram, local protocols, the core-decomposition protocol, library/library_hsv.hpp)
 /// and by reduce/complex_mechanism.hpp (which checks the conditions of HSV Thm 6.1 on P):
 /// * Port, the two sides of a post-processor;
 /// * DeterministicPostProcessor, P as a step function over named states and messages;

@@ -12,7 +12,7 @@
 /// local protocol) are exposed on their own so that the privacy of each group can be computed.
 ///
 /// Noise parameters are rationals r = e^{−ε} ∈ (0, 1) of discrete Laplace noise, as everywhere
-/// in the library (mechanism/library.hpp); noise in a comparison is never clamped (exact sums of
+/// in the library (library/library.hpp); noise in a comparison is never clamped (exact sums of
 /// THEOREMS.md B.13), released counter nodes are clamped (B.14).
 #pragma once
 

@@ -1,9 +1,9 @@
 // The library's mechanisms by name (spec files' "type": "library").
-#include "exactdp/mechanism/library_registry.hpp"
+#include "exactdp/library/library_registry.hpp"
 
 #include "exactdp/core/error.hpp"
-#include "exactdp/mechanism/library.hpp"
-#include "exactdp/mechanism/library_hsv.hpp"
+#include "exactdp/library/library.hpp"
+#include "exactdp/library/library_hsv.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -208,7 +208,7 @@ const std::vector<Registered>& registry() {
        [](const LibraryArguments& a) {
          return coin_source(a.rationals("pmf"), static_cast<unsigned>(a.integer("horizon", 1, 1, 1000)));
        }},
-      // HSV §7–9 composites (mechanism/library_hsv.hpp)
+      // HSV §7–9 composites (library/library_hsv.hpp)
       {{"d-counter", "d, height, r, max_input = 1, clamp = 0",
         "d binary-tree counters side by side, relation f_C (HSV C7.5, D.8)"},
        [](const LibraryArguments& a) {

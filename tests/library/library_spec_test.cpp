@@ -1,10 +1,10 @@
-// Library mechanisms in spec files (`"type": "library"`, mechanism/library_registry.hpp): the
+// Library mechanisms in spec files (`"type": "library"`, library/library_registry.hpp): the
 // bundled examples give the reference values of THEOREMS.md E.10, a spec gives the same game as
 // the C++ factory, and every error names the file, the JSON path and the value.
 #include "exactdp/game/engine.hpp"
 #include "exactdp/io/spec_file.hpp"
-#include "exactdp/mechanism/library.hpp"
-#include "exactdp/mechanism/library_registry.hpp"
+#include "exactdp/library/library.hpp"
+#include "exactdp/library/library_registry.hpp"
 #include "support/exact.hpp"
 #include "support/paths.hpp"
 

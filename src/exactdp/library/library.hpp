@@ -5,13 +5,15 @@
 /// tables, *together with* the neighbouring relation (verifier) under which its privacy claim is
 /// stated, the two worlds' initial laws and a default horizon. The game can be handed to the
 /// engine (game/engine.hpp) as is; the claim each mechanism is known to satisfy is stated in its
-/// comment, so tests and users can compare the engine's exact answer with it.
+/// comment, so tests and users can compare the engine's exact answer with it. Because a factory
+/// returns a Game, the library is a layer of its own (library/), above game/ and below compose/;
+/// the mechanisms themselves are written with the builders of mechanism/.
 ///
 /// Conventions (THEOREMS.md D, preamble): parameters are exact rationals. A privacy parameter is
 /// given as λ = e^ε (≥ 1); a discrete Laplace noise parameter as r = e^{−ε} ∈ (0, 1), with
 /// DLap(r): Pr[Z = k] = (1−r)/(1+r)·r^|k| (D.3). Invalid parameters throw exactdp::Error whose
 /// `where` names the factory and whose `field` is the parameter's name (the same name as in a
-/// spec file's `params`, see mechanism/library_registry.hpp), before anything is built.
+/// spec file's `params`, see library/library_registry.hpp), before anything is built.
 ///
 /// Finite tables from infinite-support noise (B.14): where a released *value* carries discrete
 /// Laplace noise (the counters), the released noisy value is clamped to a window — clamping what

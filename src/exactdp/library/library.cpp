@@ -1,8 +1,8 @@
 // Randomized response and the papers' gadgets as exact tables (THEOREMS.md D.1, D.2, D.11–D.15).
-#include "exactdp/mechanism/library.hpp"
+#include "exactdp/library/library.hpp"
 
 #include "exactdp/core/error.hpp"
-#include "exactdp/mechanism/library_detail.hpp"
+#include "exactdp/library/library_detail.hpp"
 
 #include <memory>
 

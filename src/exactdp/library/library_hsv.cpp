@@ -1,11 +1,11 @@
 // The complex continual mechanisms of HSV §7–9 on toy sizes (THEOREMS.md D.8–D.10), each built as
 // a deterministic post-processor over its sub-mechanisms (mechanism/composite.hpp).
-#include "exactdp/mechanism/library_hsv.hpp"
+#include "exactdp/library/library_hsv.hpp"
 
 #include "exactdp/core/error.hpp"
 #include "exactdp/mechanism/interactive.hpp"
-#include "exactdp/mechanism/library.hpp"
-#include "exactdp/mechanism/library_detail.hpp"
+#include "exactdp/library/library.hpp"
+#include "exactdp/library/library_detail.hpp"
 #include "exactdp/mechanism/noninteractive.hpp"
 
 #include <algorithm>
@@ -381,10 +381,10 @@ DeterministicPostProcessor histogram_processor(const HistogramParams& p, Histogr
     auto to_lap = [&]() {
       s.stage = "lap";
       const long v = max_of(plus(s.c, s.h));  // q(c + h): tainted, sent only to a sub-mechanism
-      return Emit{s.encode(), Port::right, sub_message(lap0 + static_cast<std::size_t>(s.j), std::to_string(v) + "/" + std::to_string(s.thresh - xi))};
+      return Emit{s.encode(), Port::right, sub_message(lap0 + static_cast<std::size_t>(s.j), std::to_string(v) + "/" + std::to_string(s.thresh - xi)), {}};
     };
     if (from == Port::left) {
-      if (s.stage == "done" || s.t >= T) return Emit{state, Port::left, halt_answer};
+      if (s.stage == "done" || s.t >= T) return Emit{state, Port::left, halt_answer, {}};
       if (s.stage != "idle") throw Error(P.name, "state", state, "a left message arrived while the processor waits for a sub-mechanism");
       const Vec x = split_longs(message);  // the input: tainted
       ++s.t;
@@ -403,7 +403,7 @@ DeterministicPostProcessor histogram_processor(const HistogramParams& p, Histogr
         return Emit{s.encode(), Port::left, std::to_string(s.out), taint.empty() ? taint_of_output(s.out_t) : taint};
       }
       s.stage = "svt";
-      return Emit{s.encode(), Port::right, sub_message(static_cast<std::size_t>(s.j), join(x) + "/" + std::to_string(s.thresh))};
+      return Emit{s.encode(), Port::right, sub_message(static_cast<std::size_t>(s.j), join(x) + "/" + std::to_string(s.thresh)), {}};
     }
     const auto [index, answer] = routed(message);  // a sub-mechanism's answer: untainted
     if (s.stage == "svt") {
@@ -415,7 +415,7 @@ DeterministicPostProcessor histogram_processor(const HistogramParams& p, Histogr
     } else if (s.stage == "lap") {
       if (answer == "above") s.thresh += gamma;  // Thresh ← Thresh + γ(t, j): untainted (a constant, under an untainted branch)
       s.stage = "ctr";
-      return Emit{s.encode(), Port::right, sub_message(counter, join(s.c))};
+      return Emit{s.encode(), Port::right, sub_message(counter, join(s.c)), {}};
     } else if (s.stage == "ctr" && answer != halt_answer && answer != invalid_answer) {
       const Vec y = split_longs(answer);
       // LEAKY variant: the raw q(h + c) (old h, raw interval sum) instead of the private q(h)
@@ -424,7 +424,7 @@ DeterministicPostProcessor histogram_processor(const HistogramParams& p, Histogr
       s.h = y;
       s.h_t = false;
       s.stage = "start";
-      return Emit{s.encode(), Port::right, sub_message(static_cast<std::size_t>(s.j) + 1, "start:" + join(s.h))};
+      return Emit{s.encode(), Port::right, sub_message(static_cast<std::size_t>(s.j) + 1, "start:" + join(s.h)), {}};
     } else if (s.stage == "start" && answer == "ok") {
       // a new interval: c ← 0, j ← j + 1; with constant γ the threshold updates of Alg 4 cancel
       s.c = Vec(s.c.size(), 0);
@@ -638,21 +638,21 @@ CompositeModel ldp_threshold_protocol(unsigned users, const Rational& lambda, un
     // the next user at or after `from` who answered 1 in round 1 (the only ones asked "r2")
     auto next_r2 = [&](std::size_t from_user) -> Emit {
       for (std::size_t u = from_user; u < n; ++u)
-        if (b1[u] == '1') return Emit{enc("r2", u, x, b1, b2), Port::right, sub_message(u, "r2")};
-      return Emit{enc("done", 0, x, b1, b2), Port::left, b1 + "|" + b2};  // the server's view
+        if (b1[u] == '1') return Emit{enc("r2", u, x, b1, b2), Port::right, sub_message(u, "r2"), {}};
+      return Emit{enc("done", 0, x, b1, b2), Port::left, b1 + "|" + b2, {}};  // the server's view
     };
     if (from == Port::left) {
-      if (stage != "start") return Emit{state, Port::left, halt_answer};
-      return Emit{enc("data", 0, message, b1, b2), Port::right, sub_message(0, std::string("data:") + message[0])};
+      if (stage != "start") return Emit{state, Port::left, halt_answer, {}};
+      return Emit{enc("data", 0, message, b1, b2), Port::right, sub_message(0, std::string("data:") + message[0]), {}};
     }
     const auto [u, answer] = routed(message);
     if (stage == "data") {
-      if (i + 1 < n) return Emit{enc("data", i + 1, x, b1, b2), Port::right, sub_message(i + 1, std::string("data:") + x[i + 1])};
-      return Emit{enc("r1", 0, x, b1, b2), Port::right, sub_message(0, "r1")};
+      if (i + 1 < n) return Emit{enc("data", i + 1, x, b1, b2), Port::right, sub_message(i + 1, std::string("data:") + x[i + 1]), {}};
+      return Emit{enc("r1", 0, x, b1, b2), Port::right, sub_message(0, "r1"), {}};
     }
     if (stage == "r1") {
       b1[i] = answer.at(0);
-      if (i + 1 < n) return Emit{enc("r1", i + 1, x, b1, b2), Port::right, sub_message(i + 1, "r1")};
+      if (i + 1 < n) return Emit{enc("r1", i + 1, x, b1, b2), Port::right, sub_message(i + 1, "r1"), {}};
       return next_r2(0);
     }
     if (stage == "r2") {
@@ -708,7 +708,7 @@ Game ldp_users_composition(unsigned users, const Rational& lambda, unsigned k) {
     for (const auto& m : user->messages()) left.push_back(sub_message(i, m));
   // ExtConComp of fixed instances: P forwards "i:m" to instance i and its answer back
   DeterministicPostProcessor forward{"ConComp", "ready", [](const std::string&, Port from, const std::string& m) {
-                                       return DeterministicPostProcessor::Emit{"ready", from == Port::left ? Port::right : Port::left, m};
+                                       return DeterministicPostProcessor::Emit{"ready", from == Port::left ? Port::right : Port::left, m, {}};
                                      }};
   const CompositeMechanism cm = compose_deterministic(forward, left, subs);
   const auto& mech = *cm.mechanism;
@@ -887,12 +887,12 @@ CompositeModel core_decomposition(const CoreDecompositionParams& params) {
         if (graph[e] == '1' && (E[e].first == v || E[e].second == v)) mask |= 1ul << (E[e].first == v ? E[e].second : E[e].first);
       return mask;
     };
-    auto view = [&]() { return Emit{enc("done", 0, 0, g, 0, removed), Port::left, join(removed)}; };
+    auto view = [&]() { return Emit{enc("done", 0, 0, g, 0, removed), Port::left, join(removed), {}}; };
     // ask the first vertex ≥ v of the active set A in round r, or close the round
     std::function<Emit(unsigned, unsigned, unsigned long)> ask = [&](unsigned v, unsigned r, unsigned long A) -> Emit {
       for (unsigned u = v; u < n; ++u)
         if ((A >> u) & 1)
-          return Emit{enc("ask", u, r, g, A, removed), Port::right, sub_message(u, "ask:" + bits(A, n) + ":" + std::to_string(r))};
+          return Emit{enc("ask", u, r, g, A, removed), Port::right, sub_message(u, "ask:" + bits(A, n) + ":" + std::to_string(r)), {}};
       unsigned long next = A;  // A ← A \ S
       for (unsigned u = 0; u < n; ++u)
         if (removed[u] == static_cast<long>(r)) next &= ~(1ul << u);
@@ -900,12 +900,12 @@ CompositeModel core_decomposition(const CoreDecompositionParams& params) {
       return ask(0, r + 1, next);
     };
     if (from == Port::left) {
-      if (stage != "start") return Emit{state, Port::left, halt_answer};
-      return Emit{enc("data", 0, 0, message, 0, removed), Port::right, sub_message(0, "data:" + bits(neighbours(message, 0), n))};
+      if (stage != "start") return Emit{state, Port::left, halt_answer, {}};
+      return Emit{enc("data", 0, 0, message, 0, removed), Port::right, sub_message(0, "data:" + bits(neighbours(message, 0), n)), {}};
     }
     const auto [u, answer] = routed(message);
     if (stage == "data") {
-      if (i + 1 < n) return Emit{enc("data", i + 1, 0, g, 0, removed), Port::right, sub_message(i + 1, "data:" + bits(neighbours(g, i + 1), n))};
+      if (i + 1 < n) return Emit{enc("data", i + 1, 0, g, 0, removed), Port::right, sub_message(i + 1, "data:" + bits(neighbours(g, i + 1), n)), {}};
       return ask(0, 1, (1ul << n) - 1);
     }
     if (stage == "ask") {

@@ -1,4 +1,4 @@
-// The library of standard and paper mechanisms (mechanism/library.hpp) against independently
+// The library of standard and paper mechanisms (library/library.hpp) against independently
 // derived values: closed forms of THEOREMS.md A.2 written out in tests/support (not the library's
 // tables), reference values of THEOREMS.md E.1 and E.10 (computed there by two independent exact
 // programs), hand derivations given in the comments, and — for the exact SVT sums of B.13 — a
@@ -6,7 +6,7 @@
 #include "exactdp/divergence/hockey_stick.hpp"
 #include "exactdp/divergence/privacy_loss.hpp"
 #include "exactdp/game/engine.hpp"
-#include "exactdp/mechanism/library.hpp"
+#include "exactdp/library/library.hpp"
 #include "exactdp/mechanism/noninteractive.hpp"
 #include "support/exact.hpp"
 

@@ -2,8 +2,8 @@
 // THEOREMS.md B.13 (D.5). The noise is never clamped: it enters a comparison (B.14).
 #include "exactdp/core/error.hpp"
 #include "exactdp/mechanism/interactive.hpp"
-#include "exactdp/mechanism/library.hpp"
-#include "exactdp/mechanism/library_detail.hpp"
+#include "exactdp/library/library.hpp"
+#include "exactdp/library/library_detail.hpp"
 
 #include <algorithm>
 #include <map>

@@ -2,8 +2,8 @@
 // and the noisy-increments baseline, with the released noisy values clamped (B.14).
 #include "exactdp/core/error.hpp"
 #include "exactdp/mechanism/interactive.hpp"
-#include "exactdp/mechanism/library.hpp"
-#include "exactdp/mechanism/library_detail.hpp"
+#include "exactdp/library/library.hpp"
+#include "exactdp/library/library_detail.hpp"
 #include "exactdp/mechanism/noninteractive.hpp"
 
 #include <memory>
