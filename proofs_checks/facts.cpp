@@ -345,18 +345,6 @@ void check_factor(CheckContext& ctx) {
   }
 }
 
-/// "a₀" or "a₀,q,a₁": answers, with the messages of the later steps (the first message of VW2 and R2
-/// does not matter), as in the tables of B.8.
-std::string answer_key(const LikelihoodTree& t, std::size_t node) {
-  std::string k;
-  const auto steps = t.history(node);
-  for (std::size_t i = 0; i < steps.size(); ++i) {
-    if (i) k += "," + t.mechanism->messages().at(steps[i].first.world0) + ",";
-    k += t.mechanism->answer_name(steps[i].second);
-  }
-  return k;
-}
-
 void check_vw_unique(CheckContext& ctx) {
   // V1 and V2 (B.8): the hand-derived VW-SIM conditionals (Pr[answer 0]) of T⁰ and T¹, per node
   // (answer key) and query; the first round's message does not matter.

@@ -98,19 +98,6 @@ LaunchOptions launch_options(std::size_t instances, unsigned horizon) {
   return o;
 }
 
-/// The parameters of the launches accepted so far on a path of a filter's messages (world-0
-/// names), replaying @p rule (parameter-only) on the `create:` messages.
-std::vector<LaunchParameters> accepted_launches(const std::vector<MenuEntry>& menu, const ContinuationRule& rule,
-                                                const std::vector<std::string>& messages) {
-  std::vector<LaunchParameters> launched;
-  for (const auto& m : messages) {
-    if (m.rfind("create:", 0) != 0) continue;
-    for (const auto& e : menu)
-      if ("create:" + e.name == m && rule(launched, e.parameters)) launched.push_back(e.parameters);
-  }
-  return launched;
-}
-
 /// A parameter-only rule refined by a seeded hash of the parameter sequence: continue iff @p base
 /// continues and the hash of (salt, λ₁, δ₁, …, proposed) is not ≡ 0 mod 3. Deterministic and
 /// order-independent, so it is one fixed function of the parameters (THEOREMS.md A.9).
@@ -1200,7 +1187,7 @@ PostProcessor algorithm12(const std::string& first, std::vector<std::string> lef
   p.initial = "start";
   p.left_messages = std::move(left);
   std::set<std::string> m1_msgs(m1.messages().begin(), m1.messages().end()), inner_msgs(inner.messages().begin(), inner.messages().end());
-  p.step = [first, m1_msgs, inner_msgs](const std::string& state, Port from, const std::string& msg) -> std::vector<PostProcessorOutcome> {
+  p.step = [first, m1_msgs, inner_msgs](const std::string& state, Port /*from: the state says who is expected*/, const std::string& msg) -> std::vector<PostProcessorOutcome> {
     auto left = [](const std::string& next, const std::string& m) { return std::vector<PostProcessorOutcome>{{Rational(1), next, Port::left, m}}; };
     auto right = [](const std::string& next, const std::string& m) { return std::vector<PostProcessorOutcome>{{Rational(1), next, Port::right, m}}; };
     if (state == "dead") return left("dead", halt_answer);

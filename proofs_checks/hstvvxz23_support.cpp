@@ -70,23 +70,9 @@ Game random_finite_game(Rng& rng, int states, unsigned depth) {
   auto name = [](unsigned level, int s) { return "l" + std::to_string(level) + "s" + std::to_string(s); };
   for (unsigned level = 0; level < depth; ++level)
     for (int s = 0; s < states; ++s) {
-      TableMechanism::StateTable t;
-      for (int m = 0; m < 2; ++m) {
-        std::vector<std::pair<std::pair<int, int>, long>> w;
-        long total = 0;
-        while (total == 0) {
-          w.clear();
-          for (int a = 0; a < 2; ++a)
-            for (int n = 0; n < states; ++n) {
-              w.push_back({{a, n}, rng.range(0, 3) * rng.range(0, 1)});
-              total += w.back().second;
-            }
-        }
-        Rows rows;
-        for (auto [an, x] : w)
-          if (x > 0) rows.push_back({q(x, total), std::to_string(an.first), level + 1 == depth ? std::string("done") : name(level + 1, an.second)});
-        t.rules[std::to_string(m)] = rows;
-      }
+      const TableMechanism::StateTable t = random_state_table(rng, states, [&](int n) {
+        return level + 1 == depth ? std::string("done") : name(level + 1, n);
+      });
       table.push_back({name(level, s), t});
     }
   table.push_back({"done", {true, {}}});

@@ -108,4 +108,27 @@ std::string composed_simulator_failure(const ComposedTree& t, const std::vector<
   return {};
 }
 
+std::string profile_above_bound(const PrivacyProfile& profile, const std::vector<ProfilePiece>& bound) {
+  std::vector<Rational> points;
+  for (const auto& p : bound) points.push_back(p.start);
+  for (const auto& x : profile.forward().breakpoints()) points.push_back(x);
+  for (const auto& x : profile.backward().breakpoints()) points.push_back(x);
+  std::string above;
+  for (const auto& x : points) {
+    const Rational d = profile.delta(x), b = evaluate_profile(bound, x);
+    if (d > b) above += " λ = " + str(x) + ": " + str(d) + " > " + str(b) + ";";
+  }
+  return above;
+}
+
+std::string answer_key(const LikelihoodTree& t, std::size_t node) {
+  std::string k;
+  const auto steps = t.history(node);
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    if (i) k += "," + t.mechanism->messages().at(steps[i].first.world0) + ",";
+    k += t.mechanism->answer_name(steps[i].second);
+  }
+  return k;
+}
+
 }  // namespace exactdp::proofs

@@ -6,6 +6,8 @@
 /// sub-histories H|_i on which X-FACTOR and the composed simulator identity of B.12 are checked.
 #pragma once
 
+#include "exactdp/bounds/optimal_composition.hpp"
+#include "exactdp/divergence/hockey_stick.hpp"
 #include "exactdp/game/game.hpp"
 #include "exactdp/reduce/simulator.hpp"
 #include "proofs_checks/registry.hpp"
@@ -68,5 +70,16 @@ void check_lyu_greedy(CheckContext& ctx);
 
 /// "MP ⊗ R2".
 std::string joined_names(const std::vector<Game>& parts);
+
+/// "a₀" or "a₀,q,a₁,…": the answers of the history at @p node, with the messages of the later steps
+/// (the first message does not matter in VW2 and R2, whose first round ignores it) — the node
+/// names of the tables of THEOREMS.md B.8 and B.9.
+std::string answer_key(const LikelihoodTree& t, std::size_t node);
+
+/// Where the worst-case profile @p profile exceeds the optimal-composition bound @p bound (B.11):
+/// both are piecewise linear in λ, so comparing them at every breakpoint of either suffices
+/// (X-DUALITY-CHECK). Returns "" when the profile is nowhere above the bound, otherwise
+/// " λ = x: δ > bound;" for each breakpoint where it is.
+std::string profile_above_bound(const PrivacyProfile& profile, const std::vector<ProfilePiece>& bound);
 
 }  // namespace exactdp::proofs

@@ -50,13 +50,7 @@ void check_t1(CheckContext& ctx) {
     }
     const auto prof = worst_case_profile(pair_game("product", product_masses(parts))).profile;
     const auto bound = optimal_composition_profile(ld);
-    std::string bad;
-    std::vector<Rational> pts;
-    for (const auto& p : bound) pts.push_back(p.start);
-    for (const auto& x : prof.forward().breakpoints()) pts.push_back(x);
-    for (const auto& x : prof.backward().breakpoints()) pts.push_back(x);
-    for (const auto& x : pts)
-      if (prof.delta(x) > evaluate_profile(bound, x)) bad += " λ′ = " + str(x) + ": " + str(prof.delta(x)) + " > δ_opt " + str(evaluate_profile(bound, x)) + ";";
+    std::string bad = profile_above_bound(prof, bound);
     ctx.random_instance(bad.empty(), "components" + desc + bad, static_cast<unsigned>(k));
   }
   // Interactive concurrent compositions (compose/'s concurrent(): every interleaving). Each
@@ -72,13 +66,7 @@ void check_t1(CheckContext& ctx) {
     const Game g = concurrent(parts, joined_names(parts));
     const auto prof = worst_case_profile(g).profile;
     const auto bound = optimal_composition_profile(ld);
-    std::vector<Rational> pts;
-    for (const auto& p : bound) pts.push_back(p.start);
-    for (const auto& x : prof.forward().breakpoints()) pts.push_back(x);
-    for (const auto& x : prof.backward().breakpoints()) pts.push_back(x);
-    std::string bad;
-    for (const auto& x : pts)
-      if (prof.delta(x) > evaluate_profile(bound, x)) bad += " λ′ = " + str(x) + ": " + str(prof.delta(x)) + " > δ_opt " + str(evaluate_profile(bound, x)) + ";";
+    std::string bad = profile_above_bound(prof, bound);
     for (const auto& [lg, want] : expected)  // E.10 values: engine = δ_opt (tight)
       if (prof.delta(lg) != want || evaluate_profile(bound, lg) != want)
         bad += " at λ′ = " + str(lg) + " engine " + str(prof.delta(lg)) + ", δ_opt " + str(evaluate_profile(bound, lg)) + ", E.10 " + str(want) + ";";
@@ -340,18 +328,6 @@ std::optional<Run> random_run(CheckContext& ctx) {
   return run_decomposition(g, h, gamma, d);
 }
 
-/// "a₀" or "a₀,q,a₁,…": the answers of a VW2 history with the later messages (the first message is
-/// irrelevant in VW2, whose first round ignores it), as in the node names of B.9.
-std::string vw2_key(const LikelihoodTree& t, std::size_t node) {
-  std::string k;
-  const auto steps = t.history(node);
-  for (std::size_t i = 0; i < steps.size(); ++i) {
-    if (i) k += "," + t.mechanism->messages().at(steps[i].first.world0) + ",";
-    k += t.mechanism->answer_name(steps[i].second);
-  }
-  return k;
-}
-
 /// The first conditional of @p s that is not a probability vector, described; "".
 std::string not_a_system(const LikelihoodTree& t, const SimulatorSystem& s) {
   for (std::size_t n = 0; n < t.nodes.size(); ++n)
@@ -570,7 +546,7 @@ void expect_table(CheckContext& ctx, const Run& r, const std::vector<std::pair<s
   std::size_t compared = 0;
   for (const auto& [key, want] : table)
     for (std::size_t n = 0; n < r.tree.nodes.size(); ++n) {
-      if (vw2_key(r.tree, n) != key) continue;
+      if (answer_key(r.tree, n) != key) continue;
       ++compared;
       const auto& got = r.d->bad_mass[n];
       if (got[0] != want.first || got[1] != want.second)
@@ -618,7 +594,7 @@ void check_l2(CheckContext& ctx) {
     std::string bad;
     for (const auto& [key, rr] : want)
       for (std::size_t i = 0; i < r.tree.nodes.size(); ++i)
-        if (vw2_key(r.tree, i) == key) {
+        if (answer_key(r.tree, i) == key) {
           const Rational r0 = (1 - r.delta) * n[0][i], r1 = (1 - r.delta) * n[1][i];
           if (r0 != rr.first || r1 != rr.second) bad += " (" + key + "): (" + str(r0) + ", " + str(r1) + ");";
         }
@@ -642,7 +618,7 @@ void check_l3(CheckContext& ctx) {
     std::string bad;
     for (const auto& [key, msg, c, p0] : cond)
       for (std::size_t i = 0; i < r.tree.nodes.size(); ++i) {
-        if (vw2_key(r.tree, i) != key) continue;
+        if (answer_key(r.tree, i) != key) continue;
         const auto& node = r.tree.nodes[i];
         for (std::size_t b = 0; b < node.branches.size(); ++b) {
           if (key != "" && r.tree.mechanism->messages().at(node.branches[b].pair.world0) != msg) continue;
@@ -658,7 +634,7 @@ void check_l3(CheckContext& ctx) {
     for (const auto& [key, c, want] : std::vector<std::tuple<std::string, int, Rational>>{
              {"0,0,0", 0, q(85, 168)}, {"0,1,1", 0, q(16, 21)}, {"1,0,1", 1, q(25, 42)}})
       for (std::size_t i = 0; i < r.tree.nodes.size(); ++i)
-        if (vw2_key(r.tree, i) == key && k[c][i] != want) bad += " K" + std::to_string(c) + "(" + key + ") = " + str(k[c][i]) + ";";
+        if (answer_key(r.tree, i) == key && k[c][i] != want) bad += " K" + std::to_string(c) + "(" + key + ") = " + str(k[c][i]) + ";";
     ctx.instance("L1: conditionals of N′⁰, N′¹ and leaf likelihoods K⁰(0,0,0), K⁰(0,1,1), K¹(1,0,1) (B.9)", bad.empty() ? "equal" : "differs:" + bad,
                  bad.empty(), 2);
     // Reading note: the catalogue's check "pure level of (N′⁰, N′¹) ≤ γ" cannot be meant literally —
@@ -721,7 +697,7 @@ void check_greedy(CheckContext& ctx) {
     for (const auto& [key, u, v] : std::vector<std::tuple<std::string, Rational, Rational>>{
              {"0", q(1, 15), q(1, 15)}, {"0,0,0", q(1, 15), q(1, 60)}, {"0,0,1", q(0), q(1, 20)}})
       for (std::size_t i = 0; i < r.tree.nodes.size(); ++i)
-        if (vw2_key(r.tree, i) == key && (r.d->bad_mass[i][0] != u || r.d->bad_mass[i][1] != v)) bad += " (" + key + ");";
+        if (answer_key(r.tree, i) == key && (r.d->bad_mass[i][0] != u || r.d->bad_mass[i][1] != v)) bad += " (" + key + ");";
     Rational g0 = r.delta, g1 = r.delta;
     for (const auto& k : r.tree.nodes[0].branches[0].children) g0 -= r.d->lower[k.node][0], g1 -= r.d->lower[k.node][1];
     const bool ok = bad.empty() && g0 == 0 && g1 == q(1, 15);

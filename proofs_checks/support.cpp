@@ -171,28 +171,32 @@ Game r2_game() {
   return static_game("R2", mech, {0, 1}, 2);
 }
 
+TableMechanism::StateTable random_state_table(Rng& rng, int states, const std::function<std::string(int)>& next) {
+  TableMechanism::StateTable t;
+  for (int m = 0; m < 2; ++m) {
+    // weights 0..3 on (answer, next state), each zero with probability ≥ 1/2, drawn until not all zero
+    std::vector<std::pair<std::pair<int, int>, long>> w;
+    long total = 0;
+    while (total == 0) {
+      w.clear();
+      for (int a = 0; a < 2; ++a)
+        for (int n = 0; n < states; ++n) {
+          w.push_back({{a, n}, rng.range(0, 3) * rng.range(0, 1)});
+          total += w.back().second;
+        }
+    }
+    Rows rows;
+    for (auto [an, x] : w)
+      if (x > 0) rows.push_back({q(x, total), std::to_string(an.first), next(an.second)});
+    t.rules[std::to_string(m)] = rows;
+  }
+  return t;
+}
+
 Game random_table_game(Rng& rng, int states, unsigned horizon) {
   std::vector<std::pair<std::string, TableMechanism::StateTable>> table;
-  for (int s = 0; s < states; ++s) {
-    TableMechanism::StateTable t;
-    for (int m = 0; m < 2; ++m) {
-      std::vector<std::pair<std::pair<int, int>, long>> w;
-      long total = 0;
-      while (total == 0) {
-        w.clear();
-        for (int a = 0; a < 2; ++a)
-          for (int n = 0; n < states; ++n) {
-            w.push_back({{a, n}, rng.range(0, 3) * rng.range(0, 1)});
-            total += w.back().second;
-          }
-      }
-      Rows rows;
-      for (auto [an, x] : w)
-        if (x > 0) rows.push_back({q(x, total), std::to_string(an.first), "s" + std::to_string(an.second)});
-      t.rules[std::to_string(m)] = rows;
-    }
-    table.push_back({"s" + std::to_string(s), t});
-  }
+  for (int s = 0; s < states; ++s)
+    table.push_back({"s" + std::to_string(s), random_state_table(rng, states, [](int n) { return "s" + std::to_string(n); })});
   auto mech = std::make_shared<TableMechanism>("random", table, std::vector<std::string>{"0", "1"});
   return static_game("random", mech, {0, 1}, horizon);
 }

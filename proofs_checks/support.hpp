@@ -10,6 +10,7 @@
 #include "exactdp/numeric/rational.hpp"
 #include "proofs_checks/registry.hpp"
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -64,6 +65,9 @@ Game r2_game();
 /// A random static game (E.11): @p states hidden states (2–4), messages {0,1}, answers {0,1},
 /// transitions with integer weights ≤ 3 (zero entries allowed); world b starts in state b.
 Game random_table_game(Rng& rng, int states, unsigned horizon);
+/// One random state of a table mechanism over the messages "0", "1": for each message, answers
+/// "0"/"1" and next states 0..states−1 (named by @p next) with small random rational weights.
+TableMechanism::StateTable random_state_table(Rng& rng, int states, const std::function<std::string(int)>& next);
 /// A random VW2 system (D.16 family; denominators ≤ 12, zero entries allowed).
 Game random_vw2_game(Rng& rng);
 

@@ -363,13 +363,7 @@ void check_t54(CheckContext& ctx) {
     for (long i = 0; i < k; ++i) c.push_back(random_component(ctx.rng(), true)), ld.push_back({c.back().lambda, q(0)});
     const auto prof = worst_case_profile(product_of(c)).profile;
     const auto bound = optimal_composition_profile(ld);
-    std::vector<Rational> pts;
-    for (const auto& p : bound) pts.push_back(p.start);
-    for (const auto& x : prof.forward().breakpoints()) pts.push_back(x);
-    for (const auto& x : prof.backward().breakpoints()) pts.push_back(x);
-    std::string bad;
-    for (const auto& x : pts)
-      if (prof.delta(x) > evaluate_profile(bound, x)) bad += " λ = " + str(x) + ": " + str(prof.delta(x)) + " > " + str(evaluate_profile(bound, x)) + ";";
+    std::string bad = profile_above_bound(prof, bound);
     ctx.random_instance(bad.empty(), "pure components" + describe(c) + bad, static_cast<unsigned>(k));
   }
   // compose/'s concurrent(): C1 with the full E.7 table, R1, and random pairs of random pure small
@@ -380,13 +374,7 @@ void check_t54(CheckContext& ctx) {
     const Game g = concurrent(parts, joined_names(parts));
     const auto prof = worst_case_profile(g).profile;
     const auto bound = optimal_composition_profile(ld);
-    std::vector<Rational> pts;
-    for (const auto& p : bound) pts.push_back(p.start);
-    for (const auto& x : prof.forward().breakpoints()) pts.push_back(x);
-    for (const auto& x : prof.backward().breakpoints()) pts.push_back(x);
-    std::string bad;
-    for (const auto& x : pts)
-      if (prof.delta(x) > evaluate_profile(bound, x)) bad += " λ = " + str(x) + ": " + str(prof.delta(x)) + " > " + str(evaluate_profile(bound, x)) + ";";
+    std::string bad = profile_above_bound(prof, bound);
     for (const auto& [lambda, fb] : e7)
       if (prof.forward()(lambda) != fb.first || prof.backward()(lambda) != fb.second)
         bad += " E.7 at λ = " + str(lambda) + ": (" + str(prof.forward()(lambda)) + ", " + str(prof.backward()(lambda)) + ");";

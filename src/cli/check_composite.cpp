@@ -141,7 +141,7 @@ DeterministicPostProcessor read_processor(const Reader& rd, const json& j, const
         const std::string to = rd.text(rd.member(reaction, rp, "to"), rp + "/to");
         if (to != "L" && to != "R") rd.fail(rp + "/to", to, "expected \"L\" or \"R\"");
         rules[port][m] = Emit{rd.text(rd.member(reaction, rp, "next"), rp + "/next"), to == "L" ? Port::left : Port::right,
-                              rd.text(rd.member(reaction, rp, "message"), rp + "/message")};
+                              rd.text(rd.member(reaction, rp, "message"), rp + "/message"), {}};
       }
     }
   }

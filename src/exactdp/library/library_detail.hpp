@@ -3,10 +3,12 @@
 #pragma once
 
 #include "exactdp/core/error.hpp"
+#include "exactdp/game/game.hpp"
 #include "exactdp/numeric/rational.hpp"
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -29,6 +31,20 @@ struct VectorHash {
 /// q^k for any integer k (q ≠ 0 when k < 0).
 inline Rational power(const Rational& q, long k) {
   return k >= 0 ? pow(q, static_cast<unsigned long>(k)) : 1 / pow(q, static_cast<unsigned long>(-k));
+}
+
+/// A continual mechanism as a game: one initial state @p start shared by both worlds (the data
+/// arrive as messages), the neighbouring relation given by @p verifier; validated.
+inline Game continual_game(std::string name, std::shared_ptr<const InteractiveMechanism> mech, StateId start,
+                           std::shared_ptr<const Verifier> verifier, unsigned horizon) {
+  Game g;
+  g.name = std::move(name);
+  g.mechanism = std::move(mech);
+  g.verifier = std::move(verifier);
+  g.initial = {InitialLaw{{start, Rational(1)}}, InitialLaw{{start, Rational(1)}}};
+  g.horizon = horizon;
+  g.validate();
+  return g;
 }
 
 }  // namespace exactdp::library::detail

@@ -17,6 +17,7 @@
 namespace exactdp::library {
 
 using detail::require;
+using detail::continual_game;
 
 namespace {
 
@@ -80,18 +81,6 @@ std::pair<std::size_t, std::string> routed(const std::string& s) {
   const auto colon = s.find(':');
   if (colon == std::string::npos) throw Error("library_hsv", "message", s, "expected \"i:m\"");
   return {static_cast<std::size_t>(std::stoul(s.substr(0, colon))), s.substr(colon + 1)};
-}
-
-Game continual_game(std::string name, std::shared_ptr<const InteractiveMechanism> mech, StateId start,
-                    std::shared_ptr<const Verifier> verifier, unsigned horizon) {
-  Game g;
-  g.name = std::move(name);
-  g.mechanism = std::move(mech);
-  g.verifier = std::move(verifier);
-  g.initial = {InitialLaw{{start, Rational(1)}}, InitialLaw{{start, Rational(1)}}};
-  g.horizon = horizon;
-  g.validate();
-  return g;
 }
 
 /// A PairRelation and the same relation as a pairs verifier over @p messages: any pair of

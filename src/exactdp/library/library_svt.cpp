@@ -14,6 +14,7 @@ namespace exactdp::library {
 
 using detail::power;
 using detail::require;
+using detail::continual_game;
 
 namespace {
 
@@ -136,18 +137,6 @@ void check_svt(const char* where, const SparseVectorParams& p) {
   check_noise(where, "r_query", p.r_query);
   require(p.queries >= 1 && p.queries <= 1000, where, "queries", Rational(p.queries), "must be between 1 and 1000");
   require(p.cutoff >= 1 && p.cutoff <= 1000, where, "cutoff", Rational(p.cutoff), "must be between 1 and 1000");
-}
-
-Game continual_game(std::string name, std::shared_ptr<const InteractiveMechanism> mech, StateId start,
-                    std::shared_ptr<const Verifier> verifier, unsigned horizon) {
-  Game g;
-  g.name = std::move(name);
-  g.mechanism = std::move(mech);
-  g.verifier = std::move(verifier);
-  g.initial = {InitialLaw{{start, Rational(1)}}, InitialLaw{{start, Rational(1)}}};
-  g.horizon = horizon;
-  g.validate();
-  return g;
 }
 
 std::string describe(const SparseVectorParams& p) {
