@@ -169,11 +169,65 @@ NB_MODULE(_core, m) {
       });
   m.def("parse_mechanism_spec", [](const std::string& text) { return parse_mechanism_spec(text); }, nb::arg("text"));
 
+  m.def(
+      "grid_bracket",
+      [](const std::string& mechanism, nb::handle times, nb::handle delta, nb::handle epsilon, nb::handle sampling_rate,
+         unsigned resolution, nb::handle relative_width, unsigned max_resolution, std::size_t max_points) {
+        const MechanismSpec spec = parse_mechanism_spec(mechanism);
+        const unsigned long k = count(times, "times");
+        const Rational q = sampling_rate.is_none() ? Rational(1) : rational(sampling_rate, "sampling_rate");
+        std::optional<ContinuousPair> pair;
+        if (spec.family() == MechanismFamily::gaussian)
+          pair = ContinuousPair::gaussian(*spec.parameter("sigma"), *spec.parameter("sensitivity"), q);
+        else if (spec.family() == MechanismFamily::laplace && q == 1)
+          pair = ContinuousPair::laplace(*spec.parameter("b"), *spec.parameter("sensitivity"));
+        else
+          throw Error("grid_bracket", "mechanism", mechanism,
+                      "grid brackets cover gauss (optionally Poisson-subsampled) and laplace (not subsampled)");
+        if (delta.is_none() == epsilon.is_none())
+          throw Error("grid_bracket", "delta", "", "give exactly one of delta (for epsilon) or epsilon (for delta)");
+        GridOptions o;
+        o.resolution = resolution;
+        o.max_points = max_points;
+        GridBracket b;
+        {
+          const std::optional<Rational> d = delta.is_none() ? std::nullopt : std::optional(rational(delta, "delta"));
+          const std::optional<Rational> e = epsilon.is_none() ? std::nullopt : std::optional(rational(epsilon, "epsilon"));
+          const std::optional<Rational> w =
+              relative_width.is_none() ? std::nullopt : std::optional(rational(relative_width, "relative_width"));
+          if (w && !d) throw Error("grid_bracket", "relative_width", to_string(*w), "is supported with delta (epsilon brackets)");
+          nb::gil_scoped_release release;
+          if (d && w) b = grid_epsilon_at_delta_within(*pair, k, *d, *w, max_resolution, o);
+          else if (d) b = grid_epsilon_at_delta(*pair, k, *d, o);
+          else b = grid_delta_at_epsilon(*pair, k, *e, o);
+        }
+        nb::dict out;
+        out["value"] = interval(b.value);
+        out["step"] = fraction(b.step);
+        out["final_step"] = fraction(b.final_step);
+        out["points"] = b.points;
+        out["resolution"] = b.resolution;
+        return out;
+      },
+      nb::arg("mechanism"), nb::arg("times") = 1, nb::arg("delta") = nb::none(), nb::arg("epsilon") = nb::none(),
+      nb::arg("sampling_rate") = nb::none(), nb::arg("resolution") = 8, nb::arg("relative_width") = nb::none(),
+      nb::arg("max_resolution") = 64, nb::arg("max_points") = 200000,
+      "Certified bracket of the least ε at delta (or of δ at epsilon) for times uses of gauss (Poisson-subsampled at\n"
+      "sampling_rate, add/remove) or laplace: {'value': (lo, hi), 'step', 'final_step', 'points', 'resolution'}.\n"
+      "resolution is grid points per standard deviation of the privacy loss (width ~ 1/resolution^2, time ~\n"
+      "resolution^2); with relative_width the resolution doubles (up to max_resolution) until hi - lo <= width*hi.");
+
   m.def("_audit_json",
-        [](const std::string& text, const std::string& source, int digits) {
-          return audit_report_json(audit_claims(parse_claims(text, source)), digits);
+        [](const std::string& text, const std::string& source, int digits, unsigned grid_resolution) {
+          AuditOptions options;
+          if (grid_resolution < options.grid_resolution_start)
+            throw Error("audit", "grid_resolution", std::to_string(grid_resolution), "must be at least 4");
+          options.grid_resolution_max = grid_resolution;
+          auto claims = parse_claims(text, source);
+          nb::gil_scoped_release release;  // long audits do not block other Python threads
+          return audit_report_json(audit_claims(claims, options), digits);
         },
-        nb::arg("text"), nb::arg("source"), nb::arg("digits") = 10,
+        nb::arg("text"), nb::arg("source"), nb::arg("digits") = 10, nb::arg("grid_resolution") = AuditOptions{}.grid_resolution_max,
         "The report of `exactdp audit --json` for claims text (exactdp-claims/1).");
 
   // Live sessions (sample/session.hpp), as `exactdp run`: exact sampling from the spec's tables.

@@ -305,35 +305,27 @@ std::optional<ContinuousPair> grid_pair(const Claim& c) {
   return std::nullopt;
 }
 
-/// Grid brackets at finer and finer steps until the claim is decided or the grid would be too large.
+/// Grid brackets at higher and higher resolutions until the claim is decided.
 void audit_grid(ClaimResult& r, const ContinuousPair& pair, const AuditOptions& options) {
   const Claim& c = r.claim;
   const unsigned long k = c.components.front().times;
+  if (options.grid_resolution_start < 1 || options.grid_resolution_max < options.grid_resolution_start)
+    throw Error("audit", "grid_resolution", std::to_string(options.grid_resolution_max),
+                "the resolutions tried must satisfy 1 <= start <= max");
   GridOptions g;
   g.precision = options.start;
   g.max_points = options.grid_max_points;
-  bool have = false;
-  for (Rational h = options.grid_step_start; h >= options.grid_step_min; h /= 4) {
-    g.step = h;
-    GridBracket b{Interval(), h, 0};
-    try {
-      b = c.kind == Claim::Kind::epsilon_at_delta ? grid_epsilon_at_delta(pair, k, c.given, g)
-                                                   : grid_delta_at_epsilon(pair, k, c.given, g);
-    } catch (const Error& e) {
-      if (e.where() != "grid") throw;
-      if (!have) {  // even the coarsest grid is too large: nothing certified beyond δ, ε >= 0
-        r.truth = certified_value(Interval::at_least(Rational(0), options.start));
-        r.verdict = Verdict::undecided;
-        r.method = "no certified bracket: " + e.why();
-      }
-      break;  // finer grids would be too large: keep the last bracket
-    }
-    have = true;
-    r.grid_step = h;
+  for (unsigned res = options.grid_resolution_start; res <= options.grid_resolution_max; res *= 2) {
+    g.resolution = res;
+    const GridBracket b = c.kind == Claim::Kind::epsilon_at_delta ? grid_epsilon_at_delta(pair, k, c.given, g)
+                                                                  : grid_delta_at_epsilon(pair, k, c.given, g);
+    r.grid_step = b.step;
+    r.grid_resolution = res;
     r.precision = g.precision;
     const Interval& t = b.value;
-    r.method = "certified bracket: privacy loss rounded up/down to the grid h = " + to_string(h) + " (" +
-               std::to_string(b.points) + " points) for " + pair.describe() + ", " + std::to_string(k) + " uses";
+    r.method = "certified bracket: privacy-loss law split (upper) and merged (lower) onto grids of step " + to_string(b.step) +
+               " to " + to_string(b.final_step) + " (resolution " + std::to_string(res) + ", " + std::to_string(b.points) +
+               " points) for " + pair.describe() + ", " + std::to_string(k) + " uses";
     if (!t.lower_is_finite()) {
       r.truth = {std::nullopt, true, t};
       r.verdict = Verdict::unsound;
@@ -507,7 +499,10 @@ std::string audit_report_json(const std::vector<ClaimResult>& results, int digit
     }
     if (!c.neighbouring.empty()) e["neighbouring"] = c.neighbouring;
     if (!c.sampling.empty()) e["sampling"] = c.sampling;
-    if (r.grid_step) e["grid_step"] = to_string(*r.grid_step);
+    if (r.grid_step) {
+      e["grid_step"] = to_string(*r.grid_step);
+      e["grid_resolution"] = r.grid_resolution;
+    }
     e[eps ? "delta" : "epsilon"] = to_string(c.given);
     e[eps ? "claimed_epsilon" : "claimed_delta"] = to_string(c.claimed);
     e[eps ? "true_epsilon" : "true_delta"] = value_json(r.truth, digits);
