@@ -65,12 +65,13 @@ def _jsonable(v):
     return v
 
 
-def _audit(doc, path, exactdp_bin):
+def _audit(doc, path, exactdp_bin, grid_resolution=32):
     """Results of a claims document: through the Python module, or the CLI when given."""
     if exactdp_bin:
         import subprocess
 
-        out = subprocess.run([exactdp_bin, "audit", path, "--json"], capture_output=True, text=True)
+        out = subprocess.run([exactdp_bin, "audit", path, "--json", "--grid-resolution", str(grid_resolution)],
+                             capture_output=True, text=True)
         if out.returncode not in (0, 1):
             raise RuntimeError(out.stderr)
         from .audit import _EXACT_KEYS, _value
@@ -86,7 +87,7 @@ def _audit(doc, path, exactdp_bin):
         return results
     from . import audit
 
-    return audit(doc)
+    return audit(doc, grid_resolution=grid_resolution)
 
 
 def _low_bound_check(claim, result):
@@ -134,11 +135,34 @@ def _plot(name, rows, out):
     return path
 
 
-def run(accountants, grid, out, exactdp_bin=None, log=print):
+def _how(r):
+    """How the truth was obtained, in a few words."""
+    if r.get("exact"):
+        return "exact"
+    if "grid_resolution" in r:
+        return f"grid bracket (res. {r['grid_resolution']})"
+    m = r.get("method", "")
+    if m.startswith("pure DP"):
+        return "exact (pure DP)"
+    if "closed form" in m:
+        return "certified closed form"
+    return "certified PLD"
+
+
+def _truth_text(x):
+    """The truth with its nature: exact value or certified interval."""
+    t = x["truth"]
+    if isinstance(t, tuple):
+        return f"in {_show(t, 12)}"
+    return f"= {_show(t, 12)}" + (" (exact)" if x["how"].startswith("exact") else "")
+
+
+def run(accountants, grid, out, exactdp_bin=None, log=print, grid_resolution=32):
     os.makedirs(out, exist_ok=True)
     from .adapters import _common as C
 
-    report = {"grid": grid, "accountants": {}}
+    started = time.time()
+    report = {"grid": grid, "grid_resolution": grid_resolution, "accountants": {}}
     md = [f"# exactdp audit of privacy accountants (grid: {grid})", ""]
     summary = []
     any_unsound = False
@@ -148,7 +172,7 @@ def run(accountants, grid, out, exactdp_bin=None, log=print):
         if ver is None:
             msg = f"{name}: not installed (pip install {mod.PACKAGE}=={mod.PINNED}); skipped"
             log(msg)
-            summary.append(f"| {name} | not installed | | | | |")
+            summary.append(f"| {name} | not installed | | | | | |")
             report["accountants"][name] = {"skipped": msg}
             continue
         if ver != mod.PINNED:
@@ -160,13 +184,13 @@ def run(accountants, grid, out, exactdp_bin=None, log=print):
             msg = f"{name} {ver}: producing the claims failed: {type(e).__name__}: {e}"
             log(msg)
             report["accountants"][name] = {"skipped": msg}
-            summary.append(f"| {name} {ver} | failed | | | | |")
+            summary.append(f"| {name} {ver} | failed | | | | | |")
             continue
         path = os.path.join(out, f"claims-{name}.json")
         with open(path, "w", encoding="utf-8") as f:
             json.dump(doc, f, indent=1)
         t1 = time.time()
-        results = _audit(doc, path, exactdp_bin)
+        results = _audit(doc, path, exactdp_bin, grid_resolution)
         t2 = time.time()
         claims = {c["id"]: c for c in doc["claims"]}
         rows = []
@@ -177,7 +201,7 @@ def run(accountants, grid, out, exactdp_bin=None, log=print):
             rel = r["slack"]["relative"] if r["slack"] else None
             absl = r["slack"]["absolute"] if r["slack"] else None
             rows.append({"id": r["id"], "kind": kind, "verdict": r["verdict"], "claimed": claimed, "truth": truth,
-                         "slack_absolute": absl, "slack_relative": rel, "method": r.get("method", ""),
+                         "slack_absolute": absl, "slack_relative": rel, "method": r.get("method", ""), "how": _how(r),
                          "low_bound_error": _low_bound_check(claims[r["id"]], r),
                          "truth_f": _num(truth), "claimed_f": _num(claimed), "rel_f": _num(rel)})
         counts = {v: sum(1 for x in rows if x["verdict"] == v) for v in ("sound", "unsound", "undecided")}
@@ -187,28 +211,58 @@ def run(accountants, grid, out, exactdp_bin=None, log=print):
         log(f"{name} {ver}: {len(rows)} claims, {counts['unsound']} unsound, {counts['undecided']} undecided "
             f"(claims {t1 - t0:.1f}s, audit {t2 - t1:.1f}s)")
         summary.append(f"| {name} {ver} | {len(rows)} | {counts['sound']} | {counts['unsound']} | {counts['undecided']} | "
-                       + (f"{worst['rel_f']:.3g} ({worst['id']})" if worst else "") + " |")
-        md += [f"## {name} {ver}", "", f"Claims: `{path}` (reproduce: `exactdp audit {path}`).", ""]
+                       + (f"{worst['rel_f']:.3g} ({worst['id']})" if worst else "") + f" | {t1 - t0:.0f} s + {t2 - t1:.0f} s |")
+        md += [f"## {name} {ver}", "",
+               f"{len(rows)} claims from `{os.path.basename(path)}` (reproduce every verdict: `exactdp audit {path}`); "
+               f"{counts['unsound']} unsound, {counts['undecided']} undecided, {counts['sound']} sound. "
+               f"Producing the claims took {t1 - t0:.1f} s, auditing them {t2 - t1:.1f} s.", ""]
+        unsound_rows = [x for x in rows if x["verdict"] == "unsound"]
+        if unsound_rows:
+            upath = os.path.join(out, f"unsound-{name}.json")
+            with open(upath, "w", encoding="utf-8") as f:
+                json.dump(C.document(doc.get("accountant", name),
+                                     [claims[x["id"]] for x in unsound_rows]), f, indent=1)
+            md += [f"### Unsound claims ({len(unsound_rows)}; alone in `{os.path.basename(upath)}`: "
+                   f"`exactdp audit {upath}`)", ""]
+            for x in sorted(unsound_rows, key=lambda x: x["rel_f"] if x["rel_f"] is not None else -math.inf):
+                short = f", short by {-x['rel_f']:.3g} relative" if x["rel_f"] is not None else ""
+                md.append(f"- `{x['id']}`: claimed {_show(x['claimed'], 12)}, true {x['kind']} {_truth_text(x)}{short} "
+                          f"— {x['how']}: {x['method']}")
+            md.append("")
+        undecided_rows = [x for x in rows if x["verdict"] == "undecided"]
+        if undecided_rows:
+            md += [f"### Undecided claims ({len(undecided_rows)}): the claim lies inside the certified bracket", ""]
+            md += [f"- `{x['id']}`: claimed {_show(x['claimed'], 12)}, true {x['kind']} {_truth_text(x)} — {x['how']}"
+                   for x in undecided_rows] + [""]
         if low_errors:
-            md += ["**Lower bounds above the truth:**", ""] + [f"- {x['id']}: {x['low_bound_error']}" for x in low_errors] + [""]
+            md += ["### Lower bounds above the truth", ""] + [f"- {x['id']}: {x['low_bound_error']}" for x in low_errors] + [""]
         png = _plot(name, rows, out)
         if png:
-            md += [f"![{name}]({os.path.basename(png)})", ""]
-        md += ["| claim | claimed | truth | verdict | slack (abs) | slack (rel) |", "|---|---|---|---|---|---|"]
+            md += [f"![{name}: claimed / true epsilon]({os.path.basename(png)})", ""]
+        md += ["### All claims", "", "| claim | claimed | truth | verdict | slack (abs) | slack (rel) | truth from |",
+               "|---|---|---|---|---|---|---|"]
         for x in rows:
             mark = "**unsound**" if x["verdict"] == "unsound" else x["verdict"]
             md.append(f"| {x['id']} | {_show(x['claimed'], 12)} | {_show(x['truth'], 10)} | {mark} | "
-                      f"{_show(x['slack_absolute'], 4)} | {_show(x['slack_relative'], 4)} |")
+                      f"{_show(x['slack_absolute'], 4)} | {_show(x['slack_relative'], 4)} | {x['how']} |")
         md.append("")
         report["accountants"][name] = {"version": ver, "claims_file": path, "counts": counts,
                                        "results": [_jsonable({k: v for k, v in x.items() if not k.endswith("_f")})
                                                    for x in rows]}
-    head = ["## Summary", "", "| accountant | claims | sound | unsound | undecided | worst relative slack |",
-            "|---|---|---|---|---|---|"] + summary + ["",
+    total = time.time() - started
+    report["seconds"] = round(total, 1)
+    head = [f"Run of {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(started))}, {total:.0f} s in all; "
+            f"grid brackets refined up to resolution {grid_resolution}.", "",
+            "## Summary", "",
+            "| accountant | claims | sound | unsound | undecided | worst relative slack | time (claims + audit) |",
+            "|---|---|---|---|---|---|---|"] + summary + ["",
             "Verdicts: **unsound** = the accountant claims less privacy loss than the exact or certified truth; "
             "sound = at least the truth (slack = claimed - true); undecided = the certified bracket of the truth "
             "contains the claim. Truths are exact (rational tables), certified intervals (closed forms), or "
-            "certified grid brackets (subsampled Gaussian, k-fold Laplace; see exactdp/amplification/poisson.hpp).", ""]
+            "certified grid brackets (subsampled Gaussian, k-fold Laplace; docs/audit-subsampling.md). "
+            "Every claim states the exact binary value of the float the accountant was given and returned, so each "
+            "verdict concerns exactly that computation. The relative slack is (claimed - true)/true: negative for an "
+            "unsound claim (its shortfall), large for a loose one.", ""]
     md[2:2] = head
     with open(os.path.join(out, "report.md"), "w", encoding="utf-8") as f:
         f.write("\n".join(md))
@@ -223,12 +277,14 @@ def main(argv=None):
     ap.add_argument("--grid", default="small", choices=("ci", "small", "full"))
     ap.add_argument("--out", default="audit-report")
     ap.add_argument("--exactdp-bin", help="audit through this exactdp executable instead of the Python module")
+    ap.add_argument("--grid-resolution", type=int, default=32,
+                    help="highest resolution of the grid brackets (points per deviation of the loss; default 32)")
     args = ap.parse_args(argv)
     names = list(ADAPTERS) if args.accountants == "all" else [a.strip() for a in args.accountants.split(",")]
     for n in names:
         if n not in ADAPTERS:
             ap.error(f"unknown accountant {n!r} (expected one of {', '.join(ADAPTERS)})")
-    _, unsound = run(names, args.grid, args.out, args.exactdp_bin)
+    _, unsound = run(names, args.grid, args.out, args.exactdp_bin, grid_resolution=args.grid_resolution)
     print(f"report: {os.path.join(args.out, 'report.md')}")
     return 1 if unsound else 0
 
