@@ -46,14 +46,14 @@ def grid_bracket(mechanism, times=1, delta=None, epsilon=None, sampling_rate=Non
                          max_resolution, max_points)
 
 
-def audit(claims, digits=10, grid_resolution=32):
+def audit(claims, digits=10, grid_resolution=1024, grid_points=40000):
     """Audits a claims document (``"format": "exactdp-claims/1"``).
 
     ``claims`` is a dict (the parsed JSON), or a path to a claims file. Returns one dict per claim,
     as ``exactdp audit --json`` prints them, with exact values as ``Fraction`` and certified ones
     as ``(lo, hi)`` tuples of ``Fraction`` (the decimals printed with ``digits`` significant digits,
-    rounded outward). ``grid_resolution`` is the highest resolution tried for grid brackets, as
-    ``exactdp audit --grid-resolution``. Raises ``exactdp.Error`` (a ValueError) naming the field on
+    rounded outward). ``grid_resolution`` is the highest resolution tried for grid brackets and
+    ``grid_points`` their size budget, as ``exactdp audit --grid-resolution/--grid-points``. Raises ``exactdp.Error`` (a ValueError) naming the field on
     bad input.
     """
     if isinstance(claims, (str, os.PathLike)):
@@ -63,7 +63,7 @@ def audit(claims, digits=10, grid_resolution=32):
         text, source = json.dumps(claims), "claims"
     else:
         raise TypeError("audit() takes a claims dict or the path of a claims file")
-    report = json.loads(_audit_json(text, source, digits, grid_resolution))
+    report = json.loads(_audit_json(text, source, digits, grid_resolution, grid_points))
     results = []
     for r in report["results"]:
         out = dict(r)

@@ -20,6 +20,11 @@ import sys
 import time
 from fractions import Fraction
 
+# A relative shortfall below this is at the level of the accountant's floating-point arithmetic
+# (binary64 has 2^-53 ~ 1.1e-16; a few thousand roundings stay far below 1e-9). Such claims are still
+# unsound — exactdp decides them exactly — but the report lists them apart.
+ROUNDING = 1e-9
+
 ADAPTERS = {
     "dp_accounting": "exactdp.adapters.google_dp_accounting",
     "opendp": "exactdp.adapters.opendp_adapter",
@@ -65,12 +70,13 @@ def _jsonable(v):
     return v
 
 
-def _audit(doc, path, exactdp_bin, grid_resolution=32):
+def _audit(doc, path, exactdp_bin, grid_resolution=1024, grid_points=40000):
     """Results of a claims document: through the Python module, or the CLI when given."""
     if exactdp_bin:
         import subprocess
 
-        out = subprocess.run([exactdp_bin, "audit", path, "--json", "--grid-resolution", str(grid_resolution)],
+        out = subprocess.run([exactdp_bin, "audit", path, "--json", "--grid-resolution", str(grid_resolution),
+                              "--grid-points", str(grid_points)],
                              capture_output=True, text=True)
         if out.returncode not in (0, 1):
             raise RuntimeError(out.stderr)
@@ -87,7 +93,7 @@ def _audit(doc, path, exactdp_bin, grid_resolution=32):
         return results
     from . import audit
 
-    return audit(doc, grid_resolution=grid_resolution)
+    return audit(doc, grid_resolution=grid_resolution, grid_points=grid_points)
 
 
 def _low_bound_check(claim, result):
@@ -157,12 +163,12 @@ def _truth_text(x):
     return f"= {_show(t, 12)}" + (" (exact)" if x["how"].startswith("exact") else "")
 
 
-def run(accountants, grid, out, exactdp_bin=None, log=print, grid_resolution=32):
+def run(accountants, grid, out, exactdp_bin=None, log=print, grid_resolution=1024, grid_points=40000):
     os.makedirs(out, exist_ok=True)
     from .adapters import _common as C
 
     started = time.time()
-    report = {"grid": grid, "grid_resolution": grid_resolution, "accountants": {}}
+    report = {"grid": grid, "grid_resolution": grid_resolution, "grid_points": grid_points, "accountants": {}}
     md = [f"# exactdp audit of privacy accountants (grid: {grid})", ""]
     summary = []
     any_unsound = False
@@ -190,7 +196,7 @@ def run(accountants, grid, out, exactdp_bin=None, log=print, grid_resolution=32)
         with open(path, "w", encoding="utf-8") as f:
             json.dump(doc, f, indent=1)
         t1 = time.time()
-        results = _audit(doc, path, exactdp_bin, grid_resolution)
+        results = _audit(doc, path, exactdp_bin, grid_resolution, grid_points)
         t2 = time.time()
         claims = {c["id"]: c for c in doc["claims"]}
         rows = []
@@ -205,16 +211,21 @@ def run(accountants, grid, out, exactdp_bin=None, log=print, grid_resolution=32)
                          "low_bound_error": _low_bound_check(claims[r["id"]], r),
                          "truth_f": _num(truth), "claimed_f": _num(claimed), "rel_f": _num(rel)})
         counts = {v: sum(1 for x in rows if x["verdict"] == v) for v in ("sound", "unsound", "undecided")}
+        # unsound by more than float rounding: a relative shortfall above ROUNDING (or no finite truth)
+        counts["unsound_beyond_rounding"] = sum(1 for x in rows if x["verdict"] == "unsound" and
+                                                (x["rel_f"] is None or -x["rel_f"] > ROUNDING))
         any_unsound |= counts["unsound"] > 0
         worst = min((x for x in rows if x["rel_f"] is not None), key=lambda x: x["rel_f"], default=None)
         low_errors = [x for x in rows if x["low_bound_error"]]
         log(f"{name} {ver}: {len(rows)} claims, {counts['unsound']} unsound, {counts['undecided']} undecided "
             f"(claims {t1 - t0:.1f}s, audit {t2 - t1:.1f}s)")
-        summary.append(f"| {name} {ver} | {len(rows)} | {counts['sound']} | {counts['unsound']} | {counts['undecided']} | "
+        summary.append(f"| {name} {ver} | {len(rows)} | {counts['sound']} | {counts['unsound']} "
+                       f"({counts['unsound_beyond_rounding']}) | {counts['undecided']} | "
                        + (f"{worst['rel_f']:.3g} ({worst['id']})" if worst else "") + f" | {t1 - t0:.0f} s + {t2 - t1:.0f} s |")
         md += [f"## {name} {ver}", "",
                f"{len(rows)} claims from `{os.path.basename(path)}` (reproduce every verdict: `exactdp audit {path}`); "
-               f"{counts['unsound']} unsound, {counts['undecided']} undecided, {counts['sound']} sound. "
+               f"{counts['unsound']} unsound ({counts['unsound_beyond_rounding']} beyond float rounding), "
+               f"{counts['undecided']} undecided, {counts['sound']} sound. "
                f"Producing the claims took {t1 - t0:.1f} s, auditing them {t2 - t1:.1f} s.", ""]
         unsound_rows = [x for x in rows if x["verdict"] == "unsound"]
         if unsound_rows:
@@ -224,11 +235,18 @@ def run(accountants, grid, out, exactdp_bin=None, log=print, grid_resolution=32)
                                      [claims[x["id"]] for x in unsound_rows]), f, indent=1)
             md += [f"### Unsound claims ({len(unsound_rows)}; alone in `{os.path.basename(upath)}`: "
                    f"`exactdp audit {upath}`)", ""]
-            for x in sorted(unsound_rows, key=lambda x: x["rel_f"] if x["rel_f"] is not None else -math.inf):
-                short = f", short by {-x['rel_f']:.3g} relative" if x["rel_f"] is not None else ""
-                md.append(f"- `{x['id']}`: claimed {_show(x['claimed'], 12)}, true {x['kind']} {_truth_text(x)}{short} "
-                          f"— {x['how']}: {x['method']}")
-            md.append("")
+            material = [x for x in unsound_rows if x["rel_f"] is None or -x["rel_f"] > ROUNDING]
+            rounding = [x for x in unsound_rows if x not in material]
+            for title, group in ((f"Beyond float rounding (relative shortfall > {ROUNDING:g})", material),
+                                 (f"At float-rounding level (relative shortfall <= {ROUNDING:g})", rounding)):
+                if not group:
+                    continue
+                md += [f"{title}:", ""]
+                for x in sorted(group, key=lambda x: x["rel_f"] if x["rel_f"] is not None else -math.inf):
+                    short = f", short by {-x['rel_f']:.3g} relative" if x["rel_f"] is not None else ""
+                    md.append(f"- `{x['id']}`: claimed {_show(x['claimed'], 17)}, true {x['kind']} {_truth_text(x)}{short} "
+                              f"— {x['how']}: {x['method']}")
+                md.append("")
         undecided_rows = [x for x in rows if x["verdict"] == "undecided"]
         if undecided_rows:
             md += [f"### Undecided claims ({len(undecided_rows)}): the claim lies inside the certified bracket", ""]
@@ -252,9 +270,10 @@ def run(accountants, grid, out, exactdp_bin=None, log=print, grid_resolution=32)
     total = time.time() - started
     report["seconds"] = round(total, 1)
     head = [f"Run of {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(started))}, {total:.0f} s in all; "
-            f"grid brackets refined up to resolution {grid_resolution}.", "",
+            f"grid brackets refined until decided, up to resolution {grid_resolution} or laws of "
+            f"{grid_points // 2} points.", "",
             "## Summary", "",
-            "| accountant | claims | sound | unsound | undecided | worst relative slack | time (claims + audit) |",
+            "| accountant | claims | sound | unsound (beyond rounding) | undecided | worst relative slack | time (claims + audit) |",
             "|---|---|---|---|---|---|---|"] + summary + ["",
             "Verdicts: **unsound** = the accountant claims less privacy loss than the exact or certified truth; "
             "sound = at least the truth (slack = claimed - true); undecided = the certified bracket of the truth "
@@ -277,14 +296,17 @@ def main(argv=None):
     ap.add_argument("--grid", default="small", choices=("ci", "small", "full"))
     ap.add_argument("--out", default="audit-report")
     ap.add_argument("--exactdp-bin", help="audit through this exactdp executable instead of the Python module")
-    ap.add_argument("--grid-resolution", type=int, default=32,
-                    help="highest resolution of the grid brackets (points per deviation of the loss; default 32)")
+    ap.add_argument("--grid-resolution", type=int, default=1024,
+                    help="highest resolution of the grid brackets (points per deviation of the loss; default 1024)")
+    ap.add_argument("--grid-points", type=int, default=40000,
+                    help="size budget of the grid brackets: no refinement beyond laws of half this many points")
     args = ap.parse_args(argv)
     names = list(ADAPTERS) if args.accountants == "all" else [a.strip() for a in args.accountants.split(",")]
     for n in names:
         if n not in ADAPTERS:
             ap.error(f"unknown accountant {n!r} (expected one of {', '.join(ADAPTERS)})")
-    _, unsound = run(names, args.grid, args.out, args.exactdp_bin, grid_resolution=args.grid_resolution)
+    _, unsound = run(names, args.grid, args.out, args.exactdp_bin, grid_resolution=args.grid_resolution,
+                     grid_points=args.grid_points)
     print(f"report: {os.path.join(args.out, 'report.md')}")
     return 1 if unsound else 0
 

@@ -310,16 +310,19 @@ NB_MODULE(_core, m) {
       "resolution^2); with relative_width the resolution doubles (up to max_resolution) until hi - lo <= width*hi.");
 
   m.def("_audit_json",
-        [](const std::string& text, const std::string& source, int digits, unsigned grid_resolution) {
+        [](const std::string& text, const std::string& source, int digits, unsigned grid_resolution, std::size_t grid_points) {
           AuditOptions options;
           if (grid_resolution < options.grid_resolution_start)
             throw Error("audit", "grid_resolution", std::to_string(grid_resolution), "must be at least 4");
+          if (grid_points < 64) throw Error("audit", "grid_points", std::to_string(grid_points), "must be at least 64");
           options.grid_resolution_max = grid_resolution;
+          options.grid_point_budget = grid_points;
           auto claims = parse_claims(text, source);
           nb::gil_scoped_release release;  // long audits do not block other Python threads
           return audit_report_json(audit_claims(claims, options), digits);
         },
         nb::arg("text"), nb::arg("source"), nb::arg("digits") = 10, nb::arg("grid_resolution") = AuditOptions{}.grid_resolution_max,
+        nb::arg("grid_points") = AuditOptions{}.grid_point_budget,
         "The report of `exactdp audit --json` for claims text (exactdp-claims/1).");
 
   // Live sessions (sample/session.hpp), as `exactdp run`: exact sampling from the spec's tables.

@@ -416,6 +416,7 @@ void audit_grid(ClaimResult& r, const ContinuousPair& pair, const AuditOptions& 
       return;
     }
     r.verdict = Verdict::undecided;
+    if (2 * b.points > options.grid_point_budget) return;  // the next resolution would exceed the budget
   }
 }
 

@@ -130,10 +130,13 @@ struct AuditOptions {
   std::size_t max_exact_atoms = 200000;
   /// Grid brackets (subsampled Gaussian, k-fold Laplace): resolutions tried (GridOptions::resolution,
   /// grid points per standard deviation of the loss), from grid_resolution_start doubling up to
-  /// grid_resolution_max, until the claim is decided; the bracket's width falls about 4-fold and its
-  /// time grows about 4-fold per doubling. grid_max_points bounds each law's size.
+  /// grid_resolution_max, until the claim is decided — but no doubling once the largest law held
+  /// exceeds grid_point_budget / 2 points (the next one would exceed the budget: its time grows
+  /// with the square of the size). The bracket's width falls about 4-fold per doubling.
+  /// grid_max_points bounds each law's size (a larger law is re-gridded coarser).
   unsigned grid_resolution_start = 4;
-  unsigned grid_resolution_max = 32;
+  unsigned grid_resolution_max = 1024;
+  std::size_t grid_point_budget = 40000;
   std::size_t grid_max_points = 200000;
 };
 
