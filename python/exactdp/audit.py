@@ -2,11 +2,29 @@
 import json
 import math
 import os
+import sys
 from decimal import Decimal
 from fractions import Fraction
 
 from ._core import _audit_json
 from ._core import grid_bracket as _grid_bracket
+
+
+def _fraction(text):
+    """Fraction('p/q'), also for the thousands of digits of exact compositions (Python 3.11 limits
+    decimal integer parsing to 4300 digits by default; the limit guards untrusted input, and the
+    text here is exactdp's own output)."""
+    try:
+        return Fraction(text)
+    except ValueError:
+        if not hasattr(sys, "set_int_max_str_digits"):
+            raise
+        old = sys.get_int_max_str_digits()
+        sys.set_int_max_str_digits(0)
+        try:
+            return Fraction(text)
+        finally:
+            sys.set_int_max_str_digits(old)
 
 
 def _value(v):
@@ -17,7 +35,7 @@ def _value(v):
         return tuple(math.inf if v[k] == "inf" else Fraction(Decimal(v[k])) for k in ("lo", "hi"))
     if v == "inf":
         return math.inf
-    return Fraction(v)
+    return _fraction(v)
 
 
 _EXACT_KEYS = ("delta", "epsilon", "claimed_epsilon", "claimed_delta", "true_epsilon", "true_delta", "true_lambda")

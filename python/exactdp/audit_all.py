@@ -291,6 +291,10 @@ def run(accountants, grid, out, exactdp_bin=None, log=print, grid_resolution=102
 
 
 def main(argv=None):
+    # exact truths of long compositions have thousands of digits (Python 3.11 caps int <-> decimal
+    # string conversions at 4300 digits by default)
+    if hasattr(sys, "set_int_max_str_digits"):
+        sys.set_int_max_str_digits(0)
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--accountants", default="all", help="all, or a comma-separated list of " + ", ".join(ADAPTERS))
     ap.add_argument("--grid", default="small", choices=("ci", "small", "full"))

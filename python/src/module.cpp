@@ -46,8 +46,15 @@ unsigned long count(nb::handle h, const char* field) {
   return k.get_num().get_ui();
 }
 
+/// Fraction(p, q) built from hexadecimal digits: Python limits decimal int parsing to 4300 digits by
+/// default (3.11), and exact compositions have more; power-of-two bases are not limited.
 nb::object fraction(const Rational& q) {
-  return nb::module_::import_("fractions").attr("Fraction")(nb::str(to_string(q).c_str()));
+  nb::object to_int = nb::module_::import_("builtins").attr("int");
+  auto hex = [&](const mpz_class& z) {
+    const std::string digits = z.get_str(16);
+    return to_int(nb::str(digits.c_str()), 16);
+  };
+  return nb::module_::import_("fractions").attr("Fraction")(hex(q.get_num()), hex(q.get_den()));
 }
 
 nb::object infinity() { return nb::module_::import_("math").attr("inf"); }
