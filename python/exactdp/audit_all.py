@@ -33,6 +33,14 @@ ADAPTERS = {
 }
 
 
+def _float(x):
+    """float(x), saturating to +-inf for Fractions beyond the double range (huge relative slacks)."""
+    try:
+        return float(x)
+    except OverflowError:
+        return math.copysign(math.inf, x)
+
+
 def _num(v):
     """A float for display: midpoint of a bracket, inf, or the exact value."""
     if v is None:
@@ -41,8 +49,8 @@ def _num(v):
         lo, hi = v
         if hi == math.inf:
             return math.inf
-        return float((lo + hi) / 2)
-    return float(v)
+        return _float((lo + hi) / 2)
+    return _float(v)
 
 
 def _show(v, digits=8):
@@ -52,8 +60,8 @@ def _show(v, digits=8):
         return "inf"
     if isinstance(v, tuple):
         lo, hi = v
-        return f"[{float(lo):.{digits}g}, {'inf' if hi == math.inf else format(float(hi), f'.{digits}g')}]"
-    return f"{float(v):.{digits}g}"
+        return f"[{_float(lo):.{digits}g}, {'inf' if hi == math.inf else format(_float(hi), f'.{digits}g')}]"
+    return f"{_float(v):.{digits}g}"
 
 
 def _jsonable(v):
