@@ -38,7 +38,7 @@ def _float(x):
     try:
         return float(x)
     except OverflowError:
-        return math.copysign(math.inf, x)
+        return math.inf if x > 0 else -math.inf
 
 
 def _num(v):
