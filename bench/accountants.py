@@ -24,11 +24,13 @@ import time
 # Each entry: (accountant, scenario, setting, code). The code defines `run(k, delta)` returning a float
 # epsilon or a (lo, hi) pair; it runs in a fresh interpreter.
 CASES = [
-    ("exactdp", "dlaplace", "certified PLD (exact ratios)", """
+    ("exactdp", "dlaplace", "exact-ratio PLD, certified masses", """
 import exactdp
-spec = exactdp.parse_mechanism_spec("dlaplace:epsilon=1,sensitivity=1")
 def run(k, delta):
-    return spec.epsilon_at_delta(str(delta), k)
+    # the audit's route (binomial composition of the two-atom loss); the claim k = k*eps0 is the pure bound
+    doc = {"format": "exactdp-claims/1", "claims": [{"id": "c", "mechanism": "dlaplace:epsilon=1,sensitivity=1",
+           "times": k, "delta": repr(delta), "claimed_epsilon": str(k)}]}
+    return exactdp.audit(doc, digits=12)[0]["true_epsilon"]
 """),
     ("dp_accounting", "dlaplace", "PLD, from_discrete_laplace_mechanism", """
 from dp_accounting.pld import privacy_loss_distribution as pld
@@ -42,11 +44,11 @@ def run(k, delta):
     m = dp.m.make_laplace(dp.atom_domain(T=int), dp.absolute_distance(T=int), scale=1.0)
     return float(dp.c.make_composition([m] * k).map(1))
 """),
-    ("prv_accountant", "dlaplace", "PRVAccountant(PureDPMechanism), eps_error 0.01", """
+    ("prv_accountant", "dlaplace", "PRVAccountant(PureDPMechanism), eps_error 0.01, eps_upper", """
 from prv_accountant import PRVAccountant
 from prv_accountant.privacy_random_variables import PureDPMechanism
 def run(k, delta):
-    a = PRVAccountant(prvs=PureDPMechanism(eps=1.0), max_self_compositions=[k], eps_error=0.01, delta_error=1e-10)
+    a = PRVAccountant(prvs=[PureDPMechanism(eps=1.0)], max_self_compositions=[k], eps_error=0.01, delta_error=1e-10)
     lo, est, up = a.compute_epsilon(delta=delta, num_self_compositions=[k])
     return up
 """),
@@ -78,7 +80,7 @@ def run(k, delta):
     acc.compose(dp_accounting.SelfComposedDpEvent(dp_accounting.PoissonSampledDpEvent(0.01, dp_accounting.GaussianDpEvent(1.0)), k))
     return acc.get_epsilon(delta)
 """),
-    ("prv_accountant", "subsampled_gaussian", "Accountant, eps_error 0.01", """
+    ("prv_accountant", "subsampled_gaussian", "Accountant, eps_error 0.01, eps_upper", """
 from prv_accountant import Accountant
 def run(k, delta):
     a = Accountant(noise_multiplier=1.0, sampling_probability=0.01, delta=delta, max_compositions=k, eps_error=0.01)
