@@ -125,23 +125,30 @@ def _plot(name, rows, out):
         import matplotlib.pyplot as plt
     except ImportError:
         return None
-    pts = [(r["truth_f"], r["claimed_f"], r["verdict"]) for r in rows
-           if r["truth_f"] not in (None, math.inf) and r["kind"] == "epsilon" and r["truth_f"] > 0]
+    # relative slack (claimed - true)/true against the true epsilon: a symmetric-log axis shows both
+    # the float-rounding shortfalls (~1e-16) and the loose bounds (x10) of one accountant
+    pts = [(r["truth_f"], r["rel_f"], r["verdict"], r["id"].split("/")[0]) for r in rows
+           if r["truth_f"] not in (None, math.inf) and r["kind"] == "epsilon" and r["truth_f"] > 0
+           and r["rel_f"] is not None and math.isfinite(r["rel_f"])]
     if not pts:
         return None
-    fig, ax = plt.subplots(figsize=(6, 4.5))
+    fig, ax = plt.subplots(figsize=(7, 4.8))
     colors = {"sound": "tab:green", "unsound": "tab:red", "undecided": "tab:orange"}
+    markers = ["o", "s", "^", "D", "v", "P"]
+    modes = sorted({p[3] for p in pts})
     for v, c in colors.items():
-        xs = [p[0] for p in pts if p[2] == v]
-        ys = [p[1] / p[0] for p in pts if p[2] == v]
-        if xs:
-            ax.scatter(xs, ys, s=14, c=c, label=v)
-    ax.axhline(1.0, color="black", lw=0.8)
+        for mi, mode in enumerate(modes):
+            sel = [p for p in pts if p[2] == v and p[3] == mode]
+            if sel:
+                ax.scatter([p[0] for p in sel], [p[1] for p in sel], s=16, c=c, marker=markers[mi % len(markers)],
+                           label=f"{v} ({mode})" if len(modes) > 1 else v)
+    ax.axhline(0.0, color="black", lw=0.8)
     ax.set_xscale("log")
-    ax.set_xlabel("true epsilon (exact, or bracket midpoint)")
-    ax.set_ylabel("claimed epsilon / true epsilon")
-    ax.set_title(f"{name}: claimed vs true epsilon")
-    ax.legend()
+    ax.set_yscale("symlog", linthresh=1e-9)
+    ax.set_xlabel("true epsilon (exact, or certified bracket midpoint)")
+    ax.set_ylabel("relative slack (claimed - true) / true")
+    ax.set_title(f"{name}: claimed vs true epsilon (below 0: unsound)")
+    ax.legend(fontsize=7)
     path = os.path.join(out, f"{name}.png")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
