@@ -258,27 +258,29 @@ std::string composition_key(const Claim& c) {
   return key;
 }
 
-/// A small cache of composed laws (the last few keys), shared by the claims of one audit.
+/// The composed law of the last composition audited: consecutive claims on one composition (one
+/// accountant's answers at several δ or ε) reuse it. Only the last one is kept — an exact 10 000-fold
+/// composition can hold gigabytes of digits — and only for the duration of one audit_claims call.
 template <class T>
-class RecentCache {
+class LastLaw {
  public:
-  std::shared_ptr<const T> find(const std::string& key) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    for (const auto& [k, v] : entries_)
-      if (k == key) return v;
-    return nullptr;
-  }
-  std::shared_ptr<const T> put(const std::string& key, T value) {
-    auto v = std::make_shared<const T>(std::move(value));
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (entries_.size() >= 4) entries_.erase(entries_.begin());
-    entries_.emplace_back(key, v);
-    return v;
+  const T* find(const std::string& key) const { return value_ && key == key_ ? &*value_ : nullptr; }
+  const T& put(const std::string& key, T value) {
+    value_.reset();  // release the old law before the new one is stored
+    key_ = key;
+    value_.emplace(std::move(value));
+    return *value_;
   }
 
  private:
-  std::mutex mutex_;
-  std::vector<std::pair<std::string, std::shared_ptr<const T>>> entries_;
+  std::string key_;
+  std::optional<T> value_;
+};
+
+/// What one audit_claims call shares between its claims.
+struct AuditCache {
+  LastLaw<PrivacyProfile> profile;
+  LastLaw<CertifiedLoss> certified;
 };
 
 /// The k-fold composition of a certified loss, as CertifiedLoss::self_compose. A loss with two
@@ -319,22 +321,21 @@ CertifiedLoss self_compose_certified(const CertifiedLoss& one, unsigned long k, 
 
 /// Certified truth at one precision: the composed certified PLD (exact likelihood ratios,
 /// certified masses) for finite mechanisms, the spec's closed form for one infinite-support one.
-Interval certified_truth(const Claim& c, Precision p) {
+Interval certified_truth(const Claim& c, Precision p, AuditCache& cache) {
   const ClaimComponent& only = c.components.front();
   if (c.components.size() == 1 && !only.spec.certified_loss(p)) {
     if (c.kind == Claim::Kind::epsilon_at_delta) return only.spec.epsilon_at_delta(c.given, only.times);
     return only.spec.delta_at_epsilon(Interval(c.given, p), only.times);
   }
-  static RecentCache<CertifiedLoss> cache;
   const std::string key = composition_key(c) + "@" + std::to_string(p);
-  std::shared_ptr<const CertifiedLoss> loss = cache.find(key);
+  const CertifiedLoss* loss = cache.certified.find(key);
   if (!loss) {
     std::optional<CertifiedLoss> composed;
     for (const auto& comp : c.components) {
       CertifiedLoss k = self_compose_certified(*comp.spec.certified_loss(p), comp.times, p);
       composed = composed ? compose(*composed, k) : k;
     }
-    loss = cache.put(key, std::move(*composed));
+    loss = &cache.certified.put(key, std::move(*composed));
   }
   if (c.kind == Claim::Kind::epsilon_at_delta) return loss->least_epsilon(c.given);
   return loss->delta_at_epsilon(Interval(c.given, p));
@@ -420,7 +421,7 @@ void audit_grid(ClaimResult& r, const ContinuousPair& pair, const AuditOptions& 
   }
 }
 
-void audit_certified(ClaimResult& r, const AuditOptions& options) {
+void audit_certified(ClaimResult& r, const AuditOptions& options, AuditCache& cache) {
   if (audit_pure(r)) return;
   if (auto pair = grid_pair(r.claim)) return audit_grid(r, *pair, options);
   const Rational& claimed = r.claim.claimed;
@@ -429,7 +430,7 @@ void audit_certified(ClaimResult& r, const AuditOptions& options) {
                  ? "privacy-loss distribution with exact likelihood ratios and certified masses"
                  : "certified closed form (" + only.describe() + ")";
   for (Precision p = options.start;; p = std::min(2 * p, options.cap)) {
-    Interval t = certified_truth(r.claim, p);
+    Interval t = certified_truth(r.claim, p, cache);
     r.precision = p;
     if (!t.lower_is_finite()) {  // the point +∞: no finite ε exists
       r.truth = {std::nullopt, true, t};
@@ -535,15 +536,16 @@ std::vector<Claim> load_claims_file(const std::filesystem::path& file) {
   return parse_claims(text.str(), file.string());
 }
 
-ClaimResult audit_claim(const Claim& claim, const AuditOptions& options) {
+namespace {
+
+ClaimResult audit_claim_with(const Claim& claim, const AuditOptions& options, AuditCache& cache) {
   if (options.start < min_precision || options.cap < options.start)
     throw Error("audit", "precision", std::to_string(options.start), "need min_precision <= start <= cap");
   ClaimResult r{claim, Verdict::undecided, {}, std::nullopt, false, 0, "", std::nullopt, std::nullopt, std::nullopt};
-  static RecentCache<PrivacyProfile> profiles;
   const std::string key = composition_key(claim);
-  std::shared_ptr<const PrivacyProfile> cached = profiles.find(key);
+  const PrivacyProfile* cached = cache.profile.find(key);
   if (!cached)
-    if (auto loss = exact_composition(claim, options)) cached = profiles.put(key, PrivacyProfile(*loss));
+    if (auto loss = exact_composition(claim, options)) cached = &cache.profile.put(key, PrivacyProfile(*loss));
   if (cached) {
     const PrivacyProfile& profile = *cached;
     r.exact = true;
@@ -551,16 +553,24 @@ ClaimResult audit_claim(const Claim& claim, const AuditOptions& options) {
     if (claim.kind == Claim::Kind::epsilon_at_delta) audit_exact_epsilon(r, profile, options);
     else audit_exact_delta(r, profile, options);
   } else {
-    audit_certified(r, options);
+    audit_certified(r, options, cache);
   }
   if (r.verdict != Verdict::undecided && !r.truth.infinite) set_slack(r, std::max(options.start, r.precision));
   return r;
 }
 
+}  // namespace
+
+ClaimResult audit_claim(const Claim& claim, const AuditOptions& options) {
+  AuditCache cache;
+  return audit_claim_with(claim, options, cache);
+}
+
 std::vector<ClaimResult> audit_claims(const std::vector<Claim>& claims, const AuditOptions& options) {
   std::vector<ClaimResult> out;
   out.reserve(claims.size());
-  for (const auto& c : claims) out.push_back(audit_claim(c, options));
+  AuditCache cache;
+  for (const auto& c : claims) out.push_back(audit_claim_with(c, options, cache));
   return out;
 }
 
