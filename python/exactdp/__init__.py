@@ -12,7 +12,8 @@ Fraction(81684104240933, 40000000000000)
 from ._core import (Error, MechanismSpec, PrivacyLoss, PrivacyProfile, TradeOff, compose, max_ratio,
                     parse_mechanism_spec, renyi_moment)
 from ._core import Session
-from .audit import audit
+from .audit import audit, grid_bracket
+from .game import check, profile
 
-__all__ = ["Error", "MechanismSpec", "PrivacyLoss", "PrivacyProfile", "TradeOff", "audit", "compose",
-           "max_ratio", "parse_mechanism_spec", "renyi_moment", "Session"]
+__all__ = ["Error", "MechanismSpec", "PrivacyLoss", "PrivacyProfile", "TradeOff", "audit", "check", "compose",
+           "grid_bracket", "max_ratio", "parse_mechanism_spec", "profile", "renyi_moment", "Session"]

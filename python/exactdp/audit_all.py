@@ -20,12 +20,25 @@ import sys
 import time
 from fractions import Fraction
 
+# A relative shortfall below this is at the level of the accountant's floating-point arithmetic
+# (binary64 has 2^-53 ~ 1.1e-16; a few thousand roundings stay far below 1e-9). Such claims are still
+# unsound — exactdp decides them exactly — but the report lists them apart.
+ROUNDING = 1e-9
+
 ADAPTERS = {
     "dp_accounting": "exactdp.adapters.google_dp_accounting",
     "opendp": "exactdp.adapters.opendp_adapter",
     "prv_accountant": "exactdp.adapters.prv",
     "autodp": "exactdp.adapters.autodp_adapter",
 }
+
+
+def _float(x):
+    """float(x), saturating to +-inf for Fractions beyond the double range (huge relative slacks)."""
+    try:
+        return float(x)
+    except OverflowError:
+        return math.inf if x > 0 else -math.inf
 
 
 def _num(v):
@@ -36,8 +49,8 @@ def _num(v):
         lo, hi = v
         if hi == math.inf:
             return math.inf
-        return float((lo + hi) / 2)
-    return float(v)
+        return _float((lo + hi) / 2)
+    return _float(v)
 
 
 def _show(v, digits=8):
@@ -47,8 +60,8 @@ def _show(v, digits=8):
         return "inf"
     if isinstance(v, tuple):
         lo, hi = v
-        return f"[{float(lo):.{digits}g}, {'inf' if hi == math.inf else format(float(hi), f'.{digits}g')}]"
-    return f"{float(v):.{digits}g}"
+        return f"[{_float(lo):.{digits}g}, {'inf' if hi == math.inf else format(_float(hi), f'.{digits}g')}]"
+    return f"{_float(v):.{digits}g}"
 
 
 def _jsonable(v):
@@ -65,12 +78,14 @@ def _jsonable(v):
     return v
 
 
-def _audit(doc, path, exactdp_bin):
+def _audit(doc, path, exactdp_bin, grid_resolution=1024, grid_points=40000):
     """Results of a claims document: through the Python module, or the CLI when given."""
     if exactdp_bin:
         import subprocess
 
-        out = subprocess.run([exactdp_bin, "audit", path, "--json"], capture_output=True, text=True)
+        out = subprocess.run([exactdp_bin, "audit", path, "--json", "--grid-resolution", str(grid_resolution),
+                              "--grid-points", str(grid_points)],
+                             capture_output=True, text=True)
         if out.returncode not in (0, 1):
             raise RuntimeError(out.stderr)
         from .audit import _EXACT_KEYS, _value
@@ -86,7 +101,7 @@ def _audit(doc, path, exactdp_bin):
         return results
     from . import audit
 
-    return audit(doc)
+    return audit(doc, grid_resolution=grid_resolution, grid_points=grid_points)
 
 
 def _low_bound_check(claim, result):
@@ -110,23 +125,30 @@ def _plot(name, rows, out):
         import matplotlib.pyplot as plt
     except ImportError:
         return None
-    pts = [(r["truth_f"], r["claimed_f"], r["verdict"]) for r in rows
-           if r["truth_f"] not in (None, math.inf) and r["kind"] == "epsilon" and r["truth_f"] > 0]
+    # relative slack (claimed - true)/true against the true epsilon: a symmetric-log axis shows both
+    # the float-rounding shortfalls (~1e-16) and the loose bounds (x10) of one accountant
+    pts = [(r["truth_f"], r["rel_f"], r["verdict"], r["id"].split("/")[0]) for r in rows
+           if r["truth_f"] not in (None, math.inf) and r["kind"] == "epsilon" and r["truth_f"] > 0
+           and r["rel_f"] is not None and math.isfinite(r["rel_f"])]
     if not pts:
         return None
-    fig, ax = plt.subplots(figsize=(6, 4.5))
+    fig, ax = plt.subplots(figsize=(7, 4.8))
     colors = {"sound": "tab:green", "unsound": "tab:red", "undecided": "tab:orange"}
+    markers = ["o", "s", "^", "D", "v", "P"]
+    modes = sorted({p[3] for p in pts})
     for v, c in colors.items():
-        xs = [p[0] for p in pts if p[2] == v]
-        ys = [p[1] / p[0] for p in pts if p[2] == v]
-        if xs:
-            ax.scatter(xs, ys, s=14, c=c, label=v)
-    ax.axhline(1.0, color="black", lw=0.8)
+        for mi, mode in enumerate(modes):
+            sel = [p for p in pts if p[2] == v and p[3] == mode]
+            if sel:
+                ax.scatter([p[0] for p in sel], [p[1] for p in sel], s=16, c=c, marker=markers[mi % len(markers)],
+                           label=f"{v} ({mode})" if len(modes) > 1 else v)
+    ax.axhline(0.0, color="black", lw=0.8)
     ax.set_xscale("log")
-    ax.set_xlabel("true epsilon (exact, or bracket midpoint)")
-    ax.set_ylabel("claimed epsilon / true epsilon")
-    ax.set_title(f"{name}: claimed vs true epsilon")
-    ax.legend()
+    ax.set_yscale("symlog", linthresh=1e-9)
+    ax.set_xlabel("true epsilon (exact, or certified bracket midpoint)")
+    ax.set_ylabel("relative slack (claimed - true) / true")
+    ax.set_title(f"{name}: claimed vs true epsilon (below 0: unsound)")
+    ax.legend(fontsize=7)
     path = os.path.join(out, f"{name}.png")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
@@ -134,11 +156,34 @@ def _plot(name, rows, out):
     return path
 
 
-def run(accountants, grid, out, exactdp_bin=None, log=print):
+def _how(r):
+    """How the truth was obtained, in a few words."""
+    if r.get("exact"):
+        return "exact"
+    if "grid_resolution" in r:
+        return f"grid bracket (res. {r['grid_resolution']})"
+    m = r.get("method", "")
+    if m.startswith("pure DP"):
+        return "exact (pure DP)"
+    if "closed form" in m:
+        return "certified closed form"
+    return "certified PLD"
+
+
+def _truth_text(x):
+    """The truth with its nature: exact value or certified interval."""
+    t = x["truth"]
+    if isinstance(t, tuple):
+        return f"in {_show(t, 12)}"
+    return f"= {_show(t, 12)}" + (" (exact)" if x["how"].startswith("exact") else "")
+
+
+def run(accountants, grid, out, exactdp_bin=None, log=print, grid_resolution=1024, grid_points=40000):
     os.makedirs(out, exist_ok=True)
     from .adapters import _common as C
 
-    report = {"grid": grid, "accountants": {}}
+    started = time.time()
+    report = {"grid": grid, "grid_resolution": grid_resolution, "grid_points": grid_points, "accountants": {}}
     md = [f"# exactdp audit of privacy accountants (grid: {grid})", ""]
     summary = []
     any_unsound = False
@@ -148,7 +193,7 @@ def run(accountants, grid, out, exactdp_bin=None, log=print):
         if ver is None:
             msg = f"{name}: not installed (pip install {mod.PACKAGE}=={mod.PINNED}); skipped"
             log(msg)
-            summary.append(f"| {name} | not installed | | | | |")
+            summary.append(f"| {name} | not installed | | | | | |")
             report["accountants"][name] = {"skipped": msg}
             continue
         if ver != mod.PINNED:
@@ -160,13 +205,13 @@ def run(accountants, grid, out, exactdp_bin=None, log=print):
             msg = f"{name} {ver}: producing the claims failed: {type(e).__name__}: {e}"
             log(msg)
             report["accountants"][name] = {"skipped": msg}
-            summary.append(f"| {name} {ver} | failed | | | | |")
+            summary.append(f"| {name} {ver} | failed | | | | | |")
             continue
         path = os.path.join(out, f"claims-{name}.json")
         with open(path, "w", encoding="utf-8") as f:
             json.dump(doc, f, indent=1)
         t1 = time.time()
-        results = _audit(doc, path, exactdp_bin)
+        results = _audit(doc, path, exactdp_bin, grid_resolution, grid_points)
         t2 = time.time()
         claims = {c["id"]: c for c in doc["claims"]}
         rows = []
@@ -177,38 +222,81 @@ def run(accountants, grid, out, exactdp_bin=None, log=print):
             rel = r["slack"]["relative"] if r["slack"] else None
             absl = r["slack"]["absolute"] if r["slack"] else None
             rows.append({"id": r["id"], "kind": kind, "verdict": r["verdict"], "claimed": claimed, "truth": truth,
-                         "slack_absolute": absl, "slack_relative": rel, "method": r.get("method", ""),
+                         "slack_absolute": absl, "slack_relative": rel, "method": r.get("method", ""), "how": _how(r),
                          "low_bound_error": _low_bound_check(claims[r["id"]], r),
                          "truth_f": _num(truth), "claimed_f": _num(claimed), "rel_f": _num(rel)})
         counts = {v: sum(1 for x in rows if x["verdict"] == v) for v in ("sound", "unsound", "undecided")}
+        # unsound by more than float rounding: a relative shortfall above ROUNDING (or no finite truth)
+        counts["unsound_beyond_rounding"] = sum(1 for x in rows if x["verdict"] == "unsound" and
+                                                (x["rel_f"] is None or -x["rel_f"] > ROUNDING))
         any_unsound |= counts["unsound"] > 0
         worst = min((x for x in rows if x["rel_f"] is not None), key=lambda x: x["rel_f"], default=None)
         low_errors = [x for x in rows if x["low_bound_error"]]
         log(f"{name} {ver}: {len(rows)} claims, {counts['unsound']} unsound, {counts['undecided']} undecided "
             f"(claims {t1 - t0:.1f}s, audit {t2 - t1:.1f}s)")
-        summary.append(f"| {name} {ver} | {len(rows)} | {counts['sound']} | {counts['unsound']} | {counts['undecided']} | "
-                       + (f"{worst['rel_f']:.3g} ({worst['id']})" if worst else "") + " |")
-        md += [f"## {name} {ver}", "", f"Claims: `{path}` (reproduce: `exactdp audit {path}`).", ""]
+        summary.append(f"| {name} {ver} | {len(rows)} | {counts['sound']} | {counts['unsound']} "
+                       f"({counts['unsound_beyond_rounding']}) | {counts['undecided']} | "
+                       + (f"{worst['rel_f']:.3g} ({worst['id']})" if worst else "") + f" | {t1 - t0:.0f} s + {t2 - t1:.0f} s |")
+        md += [f"## {name} {ver}", "",
+               f"{len(rows)} claims from `{os.path.basename(path)}` (reproduce every verdict: `exactdp audit {path}`); "
+               f"{counts['unsound']} unsound ({counts['unsound_beyond_rounding']} beyond float rounding), "
+               f"{counts['undecided']} undecided, {counts['sound']} sound. "
+               f"Producing the claims took {t1 - t0:.1f} s, auditing them {t2 - t1:.1f} s.", ""]
+        unsound_rows = [x for x in rows if x["verdict"] == "unsound"]
+        if unsound_rows:
+            upath = os.path.join(out, f"unsound-{name}.json")
+            with open(upath, "w", encoding="utf-8") as f:
+                json.dump(C.document(doc.get("accountant", name),
+                                     [claims[x["id"]] for x in unsound_rows]), f, indent=1)
+            md += [f"### Unsound claims ({len(unsound_rows)}; alone in `{os.path.basename(upath)}`: "
+                   f"`exactdp audit {upath}`)", ""]
+            material = [x for x in unsound_rows if x["rel_f"] is None or -x["rel_f"] > ROUNDING]
+            rounding = [x for x in unsound_rows if x not in material]
+            for title, group in ((f"Beyond float rounding (relative shortfall > {ROUNDING:g})", material),
+                                 (f"At float-rounding level (relative shortfall <= {ROUNDING:g})", rounding)):
+                if not group:
+                    continue
+                md += [f"{title}:", ""]
+                for x in sorted(group, key=lambda x: x["rel_f"] if x["rel_f"] is not None else -math.inf):
+                    short = f", short by {-x['rel_f']:.3g} relative" if x["rel_f"] is not None else ""
+                    md.append(f"- `{x['id']}`: claimed {_show(x['claimed'], 17)}, true {x['kind']} {_truth_text(x)}{short} "
+                              f"— {x['how']}: {x['method']}")
+                md.append("")
+        undecided_rows = [x for x in rows if x["verdict"] == "undecided"]
+        if undecided_rows:
+            md += [f"### Undecided claims ({len(undecided_rows)}): the claim lies inside the certified bracket", ""]
+            md += [f"- `{x['id']}`: claimed {_show(x['claimed'], 12)}, true {x['kind']} {_truth_text(x)} — {x['how']}"
+                   for x in undecided_rows] + [""]
         if low_errors:
-            md += ["**Lower bounds above the truth:**", ""] + [f"- {x['id']}: {x['low_bound_error']}" for x in low_errors] + [""]
+            md += ["### Lower bounds above the truth", ""] + [f"- {x['id']}: {x['low_bound_error']}" for x in low_errors] + [""]
         png = _plot(name, rows, out)
         if png:
-            md += [f"![{name}]({os.path.basename(png)})", ""]
-        md += ["| claim | claimed | truth | verdict | slack (abs) | slack (rel) |", "|---|---|---|---|---|---|"]
+            md += [f"![{name}: claimed / true epsilon]({os.path.basename(png)})", ""]
+        md += ["### All claims", "", "| claim | claimed | truth | verdict | slack (abs) | slack (rel) | truth from |",
+               "|---|---|---|---|---|---|---|"]
         for x in rows:
             mark = "**unsound**" if x["verdict"] == "unsound" else x["verdict"]
             md.append(f"| {x['id']} | {_show(x['claimed'], 12)} | {_show(x['truth'], 10)} | {mark} | "
-                      f"{_show(x['slack_absolute'], 4)} | {_show(x['slack_relative'], 4)} |")
+                      f"{_show(x['slack_absolute'], 4)} | {_show(x['slack_relative'], 4)} | {x['how']} |")
         md.append("")
         report["accountants"][name] = {"version": ver, "claims_file": path, "counts": counts,
                                        "results": [_jsonable({k: v for k, v in x.items() if not k.endswith("_f")})
                                                    for x in rows]}
-    head = ["## Summary", "", "| accountant | claims | sound | unsound | undecided | worst relative slack |",
-            "|---|---|---|---|---|---|"] + summary + ["",
+    total = time.time() - started
+    report["seconds"] = round(total, 1)
+    head = [f"Run of {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(started))}, {total:.0f} s in all; "
+            f"grid brackets refined until decided, up to resolution {grid_resolution} or laws of "
+            f"{grid_points // 2} points.", "",
+            "## Summary", "",
+            "| accountant | claims | sound | unsound (beyond rounding) | undecided | worst relative slack | time (claims + audit) |",
+            "|---|---|---|---|---|---|---|"] + summary + ["",
             "Verdicts: **unsound** = the accountant claims less privacy loss than the exact or certified truth; "
             "sound = at least the truth (slack = claimed - true); undecided = the certified bracket of the truth "
             "contains the claim. Truths are exact (rational tables), certified intervals (closed forms), or "
-            "certified grid brackets (subsampled Gaussian, k-fold Laplace; see exactdp/amplification/poisson.hpp).", ""]
+            "certified grid brackets (subsampled Gaussian, k-fold Laplace; docs/audit-subsampling.md). "
+            "Every claim states the exact binary value of the float the accountant was given and returned, so each "
+            "verdict concerns exactly that computation. The relative slack is (claimed - true)/true: negative for an "
+            "unsound claim (its shortfall), large for a loose one.", ""]
     md[2:2] = head
     with open(os.path.join(out, "report.md"), "w", encoding="utf-8") as f:
         f.write("\n".join(md))
@@ -218,17 +306,26 @@ def run(accountants, grid, out, exactdp_bin=None, log=print):
 
 
 def main(argv=None):
+    # exact truths of long compositions have thousands of digits (Python 3.11 caps int <-> decimal
+    # string conversions at 4300 digits by default)
+    if hasattr(sys, "set_int_max_str_digits"):
+        sys.set_int_max_str_digits(0)
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--accountants", default="all", help="all, or a comma-separated list of " + ", ".join(ADAPTERS))
     ap.add_argument("--grid", default="small", choices=("ci", "small", "full"))
     ap.add_argument("--out", default="audit-report")
     ap.add_argument("--exactdp-bin", help="audit through this exactdp executable instead of the Python module")
+    ap.add_argument("--grid-resolution", type=int, default=1024,
+                    help="highest resolution of the grid brackets (points per deviation of the loss; default 1024)")
+    ap.add_argument("--grid-points", type=int, default=40000,
+                    help="size budget of the grid brackets: no refinement beyond laws of half this many points")
     args = ap.parse_args(argv)
     names = list(ADAPTERS) if args.accountants == "all" else [a.strip() for a in args.accountants.split(",")]
     for n in names:
         if n not in ADAPTERS:
             ap.error(f"unknown accountant {n!r} (expected one of {', '.join(ADAPTERS)})")
-    _, unsound = run(names, args.grid, args.out, args.exactdp_bin)
+    _, unsound = run(names, args.grid, args.out, args.exactdp_bin, grid_resolution=args.grid_resolution,
+                     grid_points=args.grid_points)
     print(f"report: {os.path.join(args.out, 'report.md')}")
     return 1 if unsound else 0
 

@@ -10,12 +10,18 @@
 #include "exactdp/io/claims.hpp"
 #include "exactdp/mechanism/spec.hpp"
 #include "exactdp/io/spec_file.hpp"
+#include "exactdp/io/game_json.hpp"
+#include "exactdp/game/engine.hpp"
+#include "exactdp/numeric/decide.hpp"
 #include "exactdp/sample/random_source.hpp"
 #include "exactdp/sample/session.hpp"
 
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/optional.h>
+#include <nanobind/stl/vector.h>
+
+#include <nlohmann/json.hpp>
 
 #include <string>
 
@@ -40,8 +46,15 @@ unsigned long count(nb::handle h, const char* field) {
   return k.get_num().get_ui();
 }
 
+/// Fraction(p, q) built from hexadecimal digits: Python limits decimal int parsing to 4300 digits by
+/// default (3.11), and exact compositions have more; power-of-two bases are not limited.
 nb::object fraction(const Rational& q) {
-  return nb::module_::import_("fractions").attr("Fraction")(nb::str(to_string(q).c_str()));
+  nb::object to_int = nb::module_::import_("builtins").attr("int");
+  auto hex = [&](const mpz_class& z) {
+    const std::string digits = z.get_str(16);
+    return to_int(nb::str(digits.c_str()), 16);
+  };
+  return nb::module_::import_("fractions").attr("Fraction")(hex(q.get_num()), hex(q.get_den()));
 }
 
 nb::object infinity() { return nb::module_::import_("math").attr("inf"); }
@@ -169,11 +182,154 @@ NB_MODULE(_core, m) {
       });
   m.def("parse_mechanism_spec", [](const std::string& text) { return parse_mechanism_spec(text); }, nb::arg("text"));
 
+  // ---- the adversary game engine on mechanism spec files (as `exactdp profile SPEC` / `check`) ----
+  m.def(
+      "_profile_spec_json",
+      [](const std::string& path, const std::vector<std::string>& lambdas, const std::vector<std::string>& deltas,
+         const std::vector<std::string>& alphas, unsigned horizon, std::uint64_t max_nodes, const std::string& adversary) {
+        Game game = load_spec_file(path);
+        ProfileQuery q;
+        for (const auto& l : lambdas) {
+          q.lambdas.push_back(parse_rational(l, "lambdas"));
+          if (q.lambdas.back() < 1) throw Error("profile", "lambdas", l, "lambda = e^epsilon must be at least 1");
+        }
+        for (const auto& d : deltas) {
+          q.deltas.push_back(parse_rational(d, "deltas"));
+          if (sgn(q.deltas.back()) < 0 || q.deltas.back() > 1) throw Error("profile", "deltas", d, "delta must lie in [0, 1]");
+        }
+        for (const auto& a : alphas) {
+          Rational x = parse_rational(a, "alphas");
+          if (x <= 1 || x > 1000) throw Error("profile", "alphas", a, "the engine takes Renyi orders 1 < alpha <= 1000");
+          if (x.get_den() == 1) q.alphas.push_back(x.get_num().get_ui());
+          else q.real_alphas.push_back(x);
+        }
+        q.adversary = parse_adversary_class(adversary, "adversary");
+        if (horizon > 0) q.options.horizon = horizon;
+        q.options.max_nodes = max_nodes;
+        nb::gil_scoped_release release;
+        return profile_report_json(game, q);
+      },
+      nb::arg("path"), nb::arg("lambdas"), nb::arg("deltas"), nb::arg("alphas"), nb::arg("horizon") = 0,
+      nb::arg("max_nodes") = 2000000, nb::arg("adversary") = "adaptive",
+      "The report of `exactdp profile SPEC --json` (JSON text).");
+  m.def(
+      "_check_spec_json",
+      [](const std::string& path, const std::string& lambda, const std::string& epsilon, const std::string& delta_text,
+         unsigned horizon, std::uint64_t max_nodes) {
+        Game game = load_spec_file(path);
+        const Rational delta = parse_rational(delta_text, "delta");
+        if (sgn(delta) < 0 || delta > 1) throw Error("check", "delta", delta_text, "delta must lie in [0, 1]");
+        EngineOptions opts;
+        if (horizon > 0) opts.horizon = horizon;
+        opts.max_nodes = max_nodes;
+        nlohmann::json out{{"spec", path}, {"adversary", "adaptive"}};
+        ClaimCheck verdict;
+        std::string used;
+        {
+          nb::gil_scoped_release release;
+          if (!lambda.empty()) {
+            const Rational lam = parse_rational(lambda, "lambda");
+            if (lam < 1) throw Error("check", "lambda", lambda, "lambda = e^epsilon must be at least 1");
+            verdict = check_approximate_dp(game, lam, delta, opts);
+            used = to_string(lam);
+            out["claim"] = {{"lambda", used}, {"delta", to_string(delta)}};
+          } else {
+            // a real ε, as `exactdp check --epsilon`: δ(λ) is non-increasing, so the claim holds if it
+            // holds at a rational λ <= e^ε and fails if it fails at a rational λ >= e^ε (THEOREMS.md B.15)
+            const Rational eps = parse_rational(epsilon, "epsilon");
+            if (sgn(eps) < 0) throw Error("check", "epsilon", epsilon, "epsilon must be non-negative");
+            out["claim"] = {{"epsilon", to_string(eps)}, {"delta", to_string(delta)}};
+            bool decided = false;
+            for (Precision p = 64; p <= 4096 && !decided; p *= 2) {
+              const Interval lam = sgn(eps) == 0 ? Interval(Rational(1), p) : exp(Interval(eps, p));
+              ClaimCheck lo = check_approximate_dp(game, lam.lower(), delta, opts);
+              if (lo.holds) {
+                verdict = lo, decided = true, used = to_string(lam.lower());
+                break;
+              }
+              ClaimCheck hi = check_approximate_dp(game, lam.upper(), delta, opts);
+              if (!hi.holds) verdict = hi, decided = true, used = to_string(lam.upper());
+            }
+            if (!decided) throw Error("check", "epsilon", epsilon, "undecided at precision 4096 (the claim is on the boundary)");
+          }
+        }
+        out["verdict"] = verdict.holds ? "holds" : "refuted";
+        out["horizon"] = verdict.horizon;
+        out["lambda_used"] = used;
+        out["delta_forward"] = to_string(verdict.delta_forward);
+        out["delta_backward"] = to_string(verdict.delta_backward);
+        out["delta"] = to_string(std::max(verdict.delta_forward, verdict.delta_backward));
+        if (verdict.witness) {
+          out["witness"] = nlohmann::json::parse(witness_json(game, *verdict.witness));
+          out["witness_text"] = verdict.witness->describe(game);
+        }
+        return out.dump();
+      },
+      nb::arg("path"), nb::arg("lambda") = "", nb::arg("epsilon") = "", nb::arg("delta") = "0", nb::arg("horizon") = 0,
+      nb::arg("max_nodes") = 2000000, "The verdict of `exactdp check SPEC --json` for an (ε, δ) claim (JSON text).");
+
+  m.def(
+      "grid_bracket",
+      [](const std::string& mechanism, nb::handle times, nb::handle delta, nb::handle epsilon, nb::handle sampling_rate,
+         unsigned resolution, nb::handle relative_width, unsigned max_resolution, std::size_t max_points) {
+        const MechanismSpec spec = parse_mechanism_spec(mechanism);
+        const unsigned long k = count(times, "times");
+        const Rational q = sampling_rate.is_none() ? Rational(1) : rational(sampling_rate, "sampling_rate");
+        std::optional<ContinuousPair> pair;
+        if (spec.family() == MechanismFamily::gaussian)
+          pair = ContinuousPair::gaussian(*spec.parameter("sigma"), *spec.parameter("sensitivity"), q);
+        else if (spec.family() == MechanismFamily::laplace && q == 1)
+          pair = ContinuousPair::laplace(*spec.parameter("b"), *spec.parameter("sensitivity"));
+        else
+          throw Error("grid_bracket", "mechanism", mechanism,
+                      "grid brackets cover gauss (optionally Poisson-subsampled) and laplace (not subsampled)");
+        if (delta.is_none() == epsilon.is_none())
+          throw Error("grid_bracket", "delta", "", "give exactly one of delta (for epsilon) or epsilon (for delta)");
+        GridOptions o;
+        o.resolution = resolution;
+        o.max_points = max_points;
+        GridBracket b;
+        {
+          const std::optional<Rational> d = delta.is_none() ? std::nullopt : std::optional(rational(delta, "delta"));
+          const std::optional<Rational> e = epsilon.is_none() ? std::nullopt : std::optional(rational(epsilon, "epsilon"));
+          const std::optional<Rational> w =
+              relative_width.is_none() ? std::nullopt : std::optional(rational(relative_width, "relative_width"));
+          if (w && !d) throw Error("grid_bracket", "relative_width", to_string(*w), "is supported with delta (epsilon brackets)");
+          nb::gil_scoped_release release;
+          if (d && w) b = grid_epsilon_at_delta_within(*pair, k, *d, *w, max_resolution, o);
+          else if (d) b = grid_epsilon_at_delta(*pair, k, *d, o);
+          else b = grid_delta_at_epsilon(*pair, k, *e, o);
+        }
+        nb::dict out;
+        out["value"] = interval(b.value);
+        out["step"] = fraction(b.step);
+        out["final_step"] = fraction(b.final_step);
+        out["points"] = b.points;
+        out["resolution"] = b.resolution;
+        return out;
+      },
+      nb::arg("mechanism"), nb::arg("times") = 1, nb::arg("delta") = nb::none(), nb::arg("epsilon") = nb::none(),
+      nb::arg("sampling_rate") = nb::none(), nb::arg("resolution") = 8, nb::arg("relative_width") = nb::none(),
+      nb::arg("max_resolution") = 64, nb::arg("max_points") = 200000,
+      "Certified bracket of the least ε at delta (or of δ at epsilon) for times uses of gauss (Poisson-subsampled at\n"
+      "sampling_rate, add/remove) or laplace: {'value': (lo, hi), 'step', 'final_step', 'points', 'resolution'}.\n"
+      "resolution is grid points per standard deviation of the privacy loss (width ~ 1/resolution^2, time ~\n"
+      "resolution^2); with relative_width the resolution doubles (up to max_resolution) until hi - lo <= width*hi.");
+
   m.def("_audit_json",
-        [](const std::string& text, const std::string& source, int digits) {
-          return audit_report_json(audit_claims(parse_claims(text, source)), digits);
+        [](const std::string& text, const std::string& source, int digits, unsigned grid_resolution, std::size_t grid_points) {
+          AuditOptions options;
+          if (grid_resolution < options.grid_resolution_start)
+            throw Error("audit", "grid_resolution", std::to_string(grid_resolution), "must be at least 4");
+          if (grid_points < 64) throw Error("audit", "grid_points", std::to_string(grid_points), "must be at least 64");
+          options.grid_resolution_max = grid_resolution;
+          options.grid_point_budget = grid_points;
+          auto claims = parse_claims(text, source);
+          nb::gil_scoped_release release;  // long audits do not block other Python threads
+          return audit_report_json(audit_claims(claims, options), digits);
         },
-        nb::arg("text"), nb::arg("source"), nb::arg("digits") = 10,
+        nb::arg("text"), nb::arg("source"), nb::arg("digits") = 10, nb::arg("grid_resolution") = AuditOptions{}.grid_resolution_max,
+        nb::arg("grid_points") = AuditOptions{}.grid_point_budget,
         "The report of `exactdp audit --json` for claims text (exactdp-claims/1).");
 
   // Live sessions (sample/session.hpp), as `exactdp run`: exact sampling from the spec's tables.

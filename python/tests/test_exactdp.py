@@ -124,3 +124,20 @@ def test_audit_equals_cli(tmp_path):
     assert [c["verdict"] for c in cli] == [x["verdict"] for x in py]
     assert F(cli[2]["true_delta"]) == py[2]["true_delta"]
     assert (F(cli[0]["true_epsilon"]["lo"]), F(cli[0]["true_epsilon"]["hi"])) == py[0]["true_epsilon"]
+
+
+def test_fractions_beyond_pythons_digit_limit():
+    # 8000-fold RR(ln 3): delta(2) has a denominator of 4^8000 (4817 digits), beyond the 4300-digit
+    # default limit of Python's decimal int parsing; the value crosses intact. Independent route: the
+    # binomial sum sum_j C(k, j) (3^j - 2 * 3^(k-j))^+ / 4^k over j "yes" answers (P = 3^j/4^k per
+    # outcome, Q = 3^(k-j)/4^k), here in Python integers.
+    k = 8000
+    loss = exactdp.PrivacyLoss.from_masses(RR3).self_compose(k)
+    d = exactdp.PrivacyProfile(loss).delta(2)
+    num, c = 0, 1
+    for j in range(k + 1):
+        if j:
+            c = c * (k - j + 1) // j
+        num += c * max(0, 3 ** j - 2 * 3 ** (k - j))
+    assert d == F(num, 4 ** k)
+    assert d.denominator.bit_length() > 4300 * 3.32

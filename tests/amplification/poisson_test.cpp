@@ -58,7 +58,7 @@ TEST(PoissonSubsample, CatastrophicMassIsScaledByTheRate) {
 // (Dong, Roth & Su 2022, Cor. 2.13): the bracket must contain it.
 TEST(GridBracket, GaussianContainsTheGdpCurve) {
   GridOptions o;
-  o.step = q(1, 256);
+  o.resolution = 16;
   for (unsigned long k : {1ul, 4ul}) {
     const ContinuousPair pair = ContinuousPair::gaussian(q(2), q(1), 1);
     for (const Rational& eps : {q(0), q(1, 2), q(2)}) {
@@ -67,7 +67,7 @@ TEST(GridBracket, GaussianContainsTheGdpCurve) {
       Interval truth = gaussian_dp_delta(mu, Interval(eps));
       EXPECT_TRUE(overlap(b.value, truth)) << "k=" << k << " eps=" << eps << ": " << b.value.to_string(8) << " vs "
                                            << truth.to_string(12);
-      EXPECT_LT(b.value.upper() - b.value.lower(), Rational(1, 20));  // a useful bracket
+      EXPECT_LT(b.value.upper() - b.value.lower(), Rational(1, 1000));  // a useful bracket
     }
     GridBracket e = grid_epsilon_at_delta(pair, k, q(1, 100000), o);
     Interval mu = sqrt(Interval(Rational(static_cast<long>(k)))) / Interval(q(2));
@@ -78,18 +78,19 @@ TEST(GridBracket, GaussianContainsTheGdpCurve) {
 // One use of the Laplace mechanism: δ(ε) = 1 − e^{(ε−ε0)/2} (laplace_dp_delta, closed form).
 TEST(GridBracket, LaplaceOneUseContainsTheClosedForm) {
   GridOptions o;
-  o.step = q(1, 512);
+  o.resolution = 64;
   const ContinuousPair pair = ContinuousPair::laplace(q(1), q(1));
   for (const Rational& eps : {q(0), q(1, 4), q(3, 4)}) {
     GridBracket b = grid_delta_at_epsilon(pair, 1, eps, o);
     Interval truth = laplace_dp_delta(q(1), q(1), Interval(eps));
     EXPECT_TRUE(overlap(b.value, truth)) << b.value.to_string(8) << " vs " << truth.to_string(12);
   }
-  // k uses are k·ε0-DP (basic composition, tight for pure DP): the lower law puts no mass above
-  // 3ε0, so the lower end at ε = 3 is exactly 0, and the upper end is tiny (rounding only).
+  // k uses are k·ε0-DP (basic composition, tight for pure DP): neither law puts finite mass above
+  // 3ε0 (the splits and merges stay inside [−ε0, ε0] per use), so the lower end at ε = 3 is exactly
+  // 0 and the upper end is at most the tail mass moved to +∞ (below 10^−30).
   GridBracket b3 = grid_delta_at_epsilon(pair, 3, q(3), o);
   EXPECT_EQ(b3.value.lower(), 0);
-  EXPECT_LT(b3.value.upper(), Rational(1, 100));
+  EXPECT_LT(b3.value.upper(), Rational(1, 1) / Rational(mpz_class("1000000000000000000000000000000")));
 }
 
 // One step of the subsampled Gaussian (σ = 1, Δ = 1, q = 1/10): the remove pair
@@ -100,7 +101,7 @@ TEST(GridBracket, LaplaceOneUseContainsTheClosedForm) {
 TEST(GridBracket, SubsampledGaussianOneStepContainsTheClosedForm) {
   const Rational rate = q(1, 10);
   GridOptions o;
-  o.step = q(1, 512);
+  o.resolution = 16;
   const ContinuousPair pair = ContinuousPair::gaussian(q(1), q(1), rate);
   const Interval qi(rate), ri(1 - rate), one(Rational(1));
   for (const Rational& eps : {q(1, 10), q(1, 2)}) {
@@ -124,7 +125,7 @@ TEST(GridBracket, SubsampledGaussianOneStepContainsTheClosedForm) {
 // the brackets must not contradict these orders (an upper end below another bracket's lower end).
 TEST(GridBracket, OrdersBetweenBracketsAreRespected) {
   GridOptions o;
-  o.step = q(1, 128);
+  o.resolution = 8;
   const Rational eps = q(1, 2);
   GridBracket k1 = grid_delta_at_epsilon(ContinuousPair::gaussian(q(1), q(1), q(1, 5)), 1, eps, o);
   GridBracket k8 = grid_delta_at_epsilon(ContinuousPair::gaussian(q(1), q(1), q(1, 5)), 8, eps, o);
@@ -134,15 +135,69 @@ TEST(GridBracket, OrdersBetweenBracketsAreRespected) {
   EXPECT_LT(small.value.lower(), k8.value.upper());
 }
 
-TEST(GridBracket, RefusesBadInputAndOversizedGrids) {
+// Many uses of the unsubsampled Gaussian: k = 1000 uses at σ = 20 are μ-GDP with μ = √1000/20
+// (Dong, Roth & Su 2022, Cor. 2.13) — a closed form independent of the grid, which must lie in the
+// bracket; the bracket is also narrow (the split/merge errors are second order in the step, so
+// the width does not grow like k·h).
+TEST(GridBracket, ThousandGaussianUsesMatchTheGdpCurveTightly) {
+  const ContinuousPair pair = ContinuousPair::gaussian(q(20), q(1), 1);
+  const Interval mu = sqrt(Interval(Rational(1000))) / Interval(q(20));
+  GridOptions o;
+  o.resolution = 16;
+  GridBracket e = grid_epsilon_at_delta(pair, 1000, q(1, 100000), o);
+  const Interval truth = gaussian_dp_least_epsilon(mu, q(1, 100000));
+  EXPECT_TRUE(overlap(e.value, truth)) << e.value.to_string(10) << " vs " << truth.to_string(12);
+  EXPECT_LE(e.value.upper() - e.value.lower(), e.value.upper() / 200) << e.value.to_string(10);
+  GridBracket d = grid_delta_at_epsilon(pair, 1000, q(1), o);
+  const Interval truth_d = gaussian_dp_delta(mu, Interval(q(1)));
+  EXPECT_TRUE(overlap(d.value, truth_d)) << d.value.to_string(10) << " vs " << truth_d.to_string(12);
+}
+
+// Raising the resolution narrows the bracket (about 4-fold per doubling: the split and merge err
+// to second order in the step) and never contradicts the coarser one: both are valid, so they
+// overlap. DP-SGD-like: σ = 1, q = 1/100, 300 steps, δ = 10^−5.
+TEST(GridBracket, HigherResolutionNarrowsAndOverlaps) {
+  const ContinuousPair pair = ContinuousPair::gaussian(q(1), q(1), q(1, 100));
+  GridOptions o;
+  o.resolution = 4;
+  GridBracket coarse = grid_epsilon_at_delta(pair, 300, q(1, 100000), o);
+  o.resolution = 8;
+  GridBracket fine = grid_epsilon_at_delta(pair, 300, q(1, 100000), o);
+  EXPECT_TRUE(overlap(coarse.value, fine.value)) << coarse.value.to_string(8) << " vs " << fine.value.to_string(8);
+  const Rational wc = coarse.value.upper() - coarse.value.lower(), wf = fine.value.upper() - fine.value.lower();
+  EXPECT_LT(wf * 3, wc) << coarse.value.to_string(8) << " vs " << fine.value.to_string(8);
+  // the refinement loop stops at the first resolution whose bracket is within 1 % of ε
+  GridBracket within = grid_epsilon_at_delta_within(pair, 300, q(1, 100000), q(1, 100), 8, GridOptions{4});
+  EXPECT_LE(within.value.upper() - within.value.lower(), within.value.upper() / 100) << within.value.to_string(8);
+  EXPECT_EQ(within.resolution, wc <= coarse.value.upper() / 100 ? 4u : 8u);
+}
+
+TEST(GridBracket, RefusesBadInput) {
   EXPECT_THROW(ContinuousPair::gaussian(q(0), q(1)), Error);
   EXPECT_THROW(ContinuousPair::gaussian(q(1), q(1), q(0)), Error);
   EXPECT_THROW(ContinuousPair::laplace(q(1), q(-1)), Error);
-  GridOptions o;
-  o.max_points = 50;
-  o.step = q(1, 1024);
-  EXPECT_THROW(grid_delta_at_epsilon(ContinuousPair::gaussian(q(1), q(1), q(1, 2)), 4, q(1), o), Error);
   EXPECT_THROW(grid_epsilon_at_delta(ContinuousPair::gaussian(q(1), q(1)), 1, q(0)), Error);
+  EXPECT_THROW(grid_epsilon_at_delta(ContinuousPair::gaussian(q(1), q(1)), 0, q(1, 10)), Error);
+  GridOptions o;
+  o.resolution = 0;
+  EXPECT_THROW(grid_delta_at_epsilon(ContinuousPair::gaussian(q(1), q(1), q(1, 2)), 4, q(1), o), Error);
+  o.resolution = 8;
+  o.max_points = 8;
+  EXPECT_THROW(grid_delta_at_epsilon(ContinuousPair::gaussian(q(1), q(1), q(1, 2)), 4, q(1), o), Error);
+  EXPECT_THROW(grid_epsilon_at_delta_within(ContinuousPair::gaussian(q(1), q(1)), 1, q(1, 10), q(0), 8), Error);
+}
+
+// A small max_points coarsens the grids instead of refusing: the bracket is looser, still valid
+// (it overlaps the one computed with ample room).
+TEST(GridBracket, SmallMaxPointsCoarsensInsteadOfRefusing) {
+  const ContinuousPair pair = ContinuousPair::gaussian(q(1), q(1), q(1, 10));
+  GridOptions roomy, tight;
+  tight.max_points = 64;
+  GridBracket a = grid_epsilon_at_delta(pair, 20, q(1, 100000), roomy);
+  GridBracket b = grid_epsilon_at_delta(pair, 20, q(1, 100000), tight);
+  EXPECT_LE(b.points, 64u);
+  EXPECT_TRUE(overlap(a.value, b.value)) << a.value.to_string(8) << " vs " << b.value.to_string(8);
+  EXPECT_GE(b.value.upper() - b.value.lower(), a.value.upper() - a.value.lower());
 }
 
 }  // namespace

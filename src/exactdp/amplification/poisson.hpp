@@ -29,23 +29,35 @@
 /// the two records' contributions (Lebeda, Regehr, Kamath & Steinke, "Avoiding pitfalls for privacy
 /// accounting of subsampled mechanisms under composition", 2024); exactdp refuses such claims.
 ///
-/// **Certified brackets by rounding the privacy loss (the argument).** For a pair (P, Q) with
-/// privacy loss L = ln(dP/dQ) (+∞ where Q vanishes), H_λ(P‖Q) = E_{Y∼P}[(1 − λe^{−L(Y)})⁺] for every
-/// λ ≥ 0, an increasing function of L pointwise; for a product pair the loss is the sum of the
-/// per-use losses of independent uses. Round every per-use loss up to the grid h·ℤ (or to +∞
-/// above a cut-off): the rounded sum is pointwise ≥ the true sum under the same coupling, so the
-/// rounded law's hockey-stick is an upper bound of the true one for every λ and every k; rounding
-/// down (and dropping a cut-off lower tail, i.e. sending it to −∞ where the integrand is 0) gives a
-/// lower bound. Composed laws are convolutions on the grid; between convolutions a tail of total
-/// mass at most `tail` is moved to +∞ / to the window's lowest point (upper law) or to the
-/// window's top / dropped (lower law) — again pointwise monotone maps, so the bounds survive.
-/// This is the "pessimistic/optimistic" discretisation of Meiser & Mohammadi ("Tight on budget?",
-/// CCS 2018) and Koskela, Jälkö & Honkela (AISTATS 2020), here with rigorous masses: per-bin masses
-/// are enclosed by MPFI (normal CDF / exponentials) and every convolution is carried out in binary64
-/// with each sum and product rounded outward by one ulp (upward for the upper law, toward zero
-/// for the lower law), so every stored mass bounds its exact counterpart from the right side; the
-/// final hockey-stick and least-ε evaluations use MPFI. Both directions are bounded separately and
-/// combined by max. The bracket width shrinks roughly like k·h; halving h doubles the grid.
+/// **Certified brackets (the argument; details in docs/audit-subsampling.md).** Write a pair (P, Q)
+/// as the measure of its privacy loss L = ln(dP/dQ) under P: atoms (p, ℓ) with Q-mass p·e^{−ℓ}. For
+/// every λ ≥ 0, H_λ(P‖Q) = Σ p·(1 − λe^{−ℓ})⁺, and for k uses (a product pair) the sum runs over
+/// k-tuples of atoms with masses multiplied and losses added. Three facts make brackets:
+///  1. *Monotonicity.* The sum grows when an atom's mass or loss grows (every term is ≥ 0 and
+///     increasing in each), for any number of uses.
+///  2. *Splitting is pessimistic.* Replacing an atom of loss ℓ ∈ [a, b] by two atoms at a and b
+///     with the same P-mass and the same Q-mass (the "connect-the-dots" split of Doroshenko,
+///     Ghazi, Kamath, Kumar & Manurangsi, PETS 2022) cannot decrease the sum: as a function of
+///     x = e^{−ℓ}, p·(1 − c·x)⁺ is convex (Jensen). The same holds for every number of uses, since
+///     the k-use sum is, in each use separately, a sum of such terms.
+///  3. *Merging is optimistic.* Replacing two atoms (or fractions of atoms) by one whose P- and
+///     Q-masses are the sums cannot increase the sum (the same convexity, read backwards; it is
+///     the post-processing that forgets which of the two occurred).
+/// The upper law splits the loss of one use onto the grid h·ℤ (bin masses enclosed with MPFI;
+/// the masses stored are upper bounds, fact 1); the lower law merges the bins into atoms whose
+/// merged loss is exactly a grid point, greedily across neighbouring bins (fact 3), storing lower
+/// bounds of the masses and the largest grid point certified below each merged loss (fact 1).
+/// Both errors are second order in h, unlike rounding every loss up or down, which moves the
+/// k-fold loss by up to k·h. Composed laws are convolutions on the grid, computed in binary64
+/// round-to-nearest and then widened by the a-priori bound on the rounding error of sums of
+/// non-negative products (Higham, "Accuracy and Stability of Numerical Algorithms", 2002, §3.1;
+/// masses below 2^−500 are first moved to +∞ (upper) or dropped (lower), so nothing underflows).
+/// When a composed law's standard deviation has grown, it is re-gridded to step 2h by the same
+/// split (upper) and merge (lower) — domination is transitive — so each law keeps about
+/// `resolution` grid points per standard deviation and the convolutions stay small. Tails of mass
+/// at most `tail` are moved to +∞ or the window's lowest point (upper) or dropped or rounded down
+/// onto the window (lower), again by fact 1. The final δ(ε) and least-ε evaluations use MPFI.
+/// Both directions of the pair are bounded separately and combined by max.
 #pragma once
 
 #include "exactdp/divergence/privacy_loss.hpp"
@@ -85,33 +97,50 @@ struct ContinuousPair {
   std::string describe() const;
 };
 
-/// Options of the grid bracket.
+/// Options of the grid bracket. The bracket's width falls roughly like 1/resolution² and its
+/// time grows like resolution²; every choice gives a valid bracket.
 struct GridOptions {
-  Rational step{Rational(1, 128)};  ///< grid step h of the privacy loss (h > 0)
+  /// Grid points per standard deviation of the privacy loss (≥ 1): the one-use step is the
+  /// largest s·2^−m (s = 1, or ε₀ = Δ/b for Laplace so that its atoms ±ε₀ are grid points) at
+  /// most σ₁/resolution, σ₁ an estimate of the one-use loss's standard deviation; composed laws
+  /// are re-gridded to twice the step whenever that keeps this many points per deviation.
+  unsigned resolution = 8;
   /// Tail mass moved per truncation (to +∞ for the upper law, dropped for the lower law); each
   /// truncation widens the bracket by at most this much in δ.
   Rational tail{Rational(1, 1) / Rational(mpz_class("1000000000000000000000000000000000"))};
-  /// Refuse (exactdp::Error naming "grid") when a law would need more points than this.
-  std::size_t max_points = 400000;
-  Precision precision = 128;  ///< MPFI precision of the bin masses and final evaluations
+  /// The most grid points a law may hold (≥ 16): a law that would be larger is re-gridded to a
+  /// coarser step first (a looser bracket, never an invalid one).
+  std::size_t max_points = 200000;
+  Precision precision = 128;  ///< MPFI precision of the bin masses' final evaluations
 };
 
 /// A certified bracket with the grid that produced it.
 struct GridBracket {
-  Interval value;           ///< contains the true value
-  Rational step;            ///< the grid step used
-  std::size_t points = 0;   ///< the largest number of grid points held
+  Interval value;             ///< contains the true value
+  Rational step;              ///< the grid step of one use (the finest)
+  Rational final_step;        ///< the coarsest step the composed laws reached
+  std::size_t points = 0;     ///< the largest number of grid points held
+  unsigned resolution = 0;    ///< GridOptions::resolution used
 };
 
 /// δ(ε) = max(H_{e^ε}(A^k‖B^k), H_{e^ε}(B^k‖A^k)) of k uses of @p pair, bracketed (see the file
-/// comment). Preconditions: k ≥ 1, ε ≥ 0 (exactdp::Error naming "times", "epsilon").
+/// comment). Preconditions: k ≥ 1, ε ≥ 0, resolution ≥ 1, max_points ≥ 16 (exactdp::Error naming
+/// "times", "epsilon", "resolution", "max_points").
 GridBracket grid_delta_at_epsilon(const ContinuousPair& pair, unsigned long k, const Rational& epsilon,
                                   const GridOptions& options = {});
 
 /// The least ε ≥ 0 with δ(ε) ≤ δ for k uses of @p pair, bracketed: the lower end from the lower
 /// laws, the upper end from the upper laws (+∞ when the upper law's mass at +∞ exceeds δ).
-/// Preconditions: k ≥ 1, 0 < δ ≤ 1 (exactdp::Error naming "times", "delta").
+/// Preconditions: k ≥ 1, 0 < δ ≤ 1 (exactdp::Error naming "times", "delta"), as above.
 GridBracket grid_epsilon_at_delta(const ContinuousPair& pair, unsigned long k, const Rational& delta,
                                   const GridOptions& options = {});
+
+/// grid_epsilon_at_delta at resolutions options.resolution, twice that, … up to @p max_resolution,
+/// stopping at the first bracket [lo, hi] with hi − lo ≤ @p relative_width · hi (the bracket of
+/// the last resolution tried otherwise; check its width). Preconditions as above, and
+/// relative_width > 0 (exactdp::Error naming "relative_width").
+GridBracket grid_epsilon_at_delta_within(const ContinuousPair& pair, unsigned long k, const Rational& delta,
+                                         const Rational& relative_width, unsigned max_resolution,
+                                         GridOptions options = {});
 
 }  // namespace exactdp

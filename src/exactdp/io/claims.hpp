@@ -106,9 +106,11 @@ struct ClaimResult {
   /// (relative; absent when the truth is 0), exact when both are exact, certified otherwise;
   /// negative for an unsound claim (its shortfall).
   std::optional<TrueValue> slack_absolute, slack_relative;
-  /// The grid step h of the privacy-loss discretisation that produced a grid bracket (absent for
-  /// exact and closed-form truths).
+  /// The one-use grid step h of the privacy-loss discretisation that produced a grid bracket
+  /// (absent for exact and closed-form truths), and the resolution (grid points per standard
+  /// deviation, GridOptions::resolution) it used.
   std::optional<Rational> grid_step;
+  unsigned grid_resolution = 0;
 };
 
 /// Parses claims text. @p source names the text in errors (usually the file name).
@@ -126,11 +128,16 @@ struct AuditOptions {
   /// Above this many atoms (self_compose_size_bound) the exact composition is not attempted and
   /// the certified path is used instead.
   std::size_t max_exact_atoms = 200000;
-  /// Grid brackets (subsampled Gaussian, k-fold Laplace): steps h tried, from grid_step_start
-  /// dividing by 4 down to grid_step_min, until decided; grid_max_points bounds each law's size.
-  Rational grid_step_start{Rational(1, 64)};
-  Rational grid_step_min{Rational(1, 4096)};
-  std::size_t grid_max_points = 20000;
+  /// Grid brackets (subsampled Gaussian, k-fold Laplace): resolutions tried (GridOptions::resolution,
+  /// grid points per standard deviation of the loss), from grid_resolution_start doubling up to
+  /// grid_resolution_max, until the claim is decided — but no doubling once the largest law held
+  /// exceeds grid_point_budget / 2 points (the next one would exceed the budget: its time grows
+  /// with the square of the size). The bracket's width falls about 4-fold per doubling.
+  /// grid_max_points bounds each law's size (a larger law is re-gridded coarser).
+  unsigned grid_resolution_start = 4;
+  unsigned grid_resolution_max = 1024;
+  std::size_t grid_point_budget = 40000;
+  std::size_t grid_max_points = 200000;
 };
 
 /// Evaluates one claim (see the file comment for the verdict rules).

@@ -1,0 +1,49 @@
+// The claims audit (io/claims.hpp) on cases whose truth comes from a second route.
+#include "exactdp/io/claims.hpp"
+
+#include "exactdp/mechanism/spec.hpp"
+
+#include <gtest/gtest.h>
+
+namespace exactdp {
+namespace {
+
+bool overlap(const Interval& a, const Interval& b) {
+  return !(a.upper_is_finite() && b.lower_is_finite() && a.upper() < b.lower()) &&
+         !(b.upper_is_finite() && a.lower_is_finite() && b.upper() < a.lower());
+}
+
+ClaimResult audit_one(const std::string& mechanism, unsigned long k, const std::string& delta, const std::string& claimed) {
+  const std::string text = R"({"format": "exactdp-claims/1", "claims": [{"id": "c", "mechanism": ")" + mechanism +
+                           R"(", "times": )" + std::to_string(k) + R"(, "delta": ")" + delta + R"(", "claimed_epsilon": ")" +
+                           claimed + R"("}]})";
+  return audit_claim(parse_claims(text, "test").front());
+}
+
+// The audit composes a two-atom certified loss (discrete Laplace with sensitivity 1, RR given by
+// ε) binomially; CertifiedLoss::self_compose composes it by repeated squaring. The two routes must
+// enclose the same least ε.
+TEST(ClaimsAudit, BinomialCompositionAgreesWithRepeatedSquaring) {
+  for (const auto& [mechanism, k] : {std::pair{std::string("dlaplace:epsilon=1/2,sensitivity=1"), 60ul},
+                                     std::pair{std::string("rr:epsilon=0.3"), 45ul}}) {
+    const ClaimResult r = audit_one(mechanism, k, "1/100000", "1000");
+    ASSERT_EQ(r.verdict, Verdict::sound) << mechanism;
+    const Interval squared =
+        parse_mechanism_spec(mechanism).certified_loss(r.precision)->self_compose(k).least_epsilon(Rational(1, 100000));
+    EXPECT_TRUE(overlap(r.truth.enclosure, squared)) << mechanism << ": " << r.truth.enclosure.to_string(12) << " vs "
+                                                     << squared.to_string(12);
+    EXPECT_LT(r.truth.enclosure.upper() - r.truth.enclosure.lower(), Rational(1, 1000000000));
+  }
+}
+
+// Claims that share a composition reuse it; the answers do not depend on the order of the claims.
+TEST(ClaimsAudit, SharedCompositionsGiveTheSameAnswers) {
+  const ClaimResult a = audit_one("dlaplace:epsilon=1", 200, "1/1000", "200");  // k·ε₀ = 200 bounds ε
+  const ClaimResult b = audit_one("dlaplace:epsilon=1", 200, "1/1000", "1");
+  EXPECT_EQ(a.truth.enclosure.to_string(20), b.truth.enclosure.to_string(20));
+  EXPECT_EQ(a.verdict, Verdict::sound);
+  EXPECT_EQ(b.verdict, Verdict::unsound);
+}
+
+}  // namespace
+}  // namespace exactdp
