@@ -516,7 +516,10 @@ long ceil_of(const Rational& x) {
 
 std::pair<GridLaw, GridLaw> discretise(const LossLaw& law, const Rational& h, double tail, std::size_t max_points) {
   const Precision p = 64;  // bin masses end as binary64 bounds (the split's cancellation costs ~log2(1/h) bits)
-  auto [lo, hi] = window(law, h, tail, max_points);
+  // plain variables, not a structured binding: the lambdas below capture lo (C++20 allows capturing
+  // a binding, clang 14 does not)
+  const auto range = window(law, h, tail, max_points);
+  long lo = range.first, hi = range.second;
   for (const auto& [loss, mass] : law.atoms) {  // the window holds every point mass
     const Rational x = loss / h;
     lo = std::min(lo, floor_of(x));
