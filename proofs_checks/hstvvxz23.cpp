@@ -371,21 +371,6 @@ std::string compare_alg8(const Game& m, const PostProcessor& p, const Game& pm, 
   return bad;
 }
 
-/// "Ask M twice, answer f(a₁, a₂)" (E.9 F3).
-PostProcessor ask_twice(const std::string& name, bool use_and) {
-  PostProcessorTable t;
-  t.name = name;
-  t.initial = "idle";
-  t.left_messages = {"go"};
-  t.rules["idle"]["L"]["*"] = {{Rational(1), "first", Port::right, "q"}};
-  for (int a = 0; a < 2; ++a) {
-    t.rules["first"]["R"][std::to_string(a)] = {{Rational(1), "second" + std::to_string(a), Port::right, "q"}};
-    for (int c = 0; c < 2; ++c)
-      t.rules["second" + std::to_string(a)]["R"][std::to_string(c)] = {{Rational(1), "idle", Port::left, std::to_string(use_and ? (a & c) : (a ^ c))}};
-  }
-  return post_processor_from_table(std::move(t));
-}
-
 void check_t217(CheckContext& ctx) {
   // F3 (E.9): M = two fresh RR₃ answers; sup H₃(V₁‖V₀) = 3/8; AND attains it in one left
   // message; XOR erases the input.
@@ -393,7 +378,7 @@ void check_t217(CheckContext& ctx) {
   const auto m1 = worst_case_profile(m, at_horizon(2)).profile;
   expect_equal(ctx, "F3: M = fresh RR₃, two queries: sup H₃(V₁‖V₀) (E.9: 9/16 − 3·1/16 = 3/8)", m1.backward()(q(3)), q(3, 8), 2);
   for (const bool use_and : {true, false}) {
-    const PostProcessor p = ask_twice(use_and ? "AND" : "XOR", use_and);
+    const PostProcessor p = ask_twice(use_and);
     Game pm = postprocess(m, p);
     pm.horizon = 1;
     const auto prof = worst_case_profile(pm, at_horizon(1)).profile;
@@ -503,7 +488,7 @@ void check_c218(CheckContext& ctx) {
         {"b1", {false, {{"go", {Row{q(7, 16), "0", "b1"}, Row{q(9, 16), "1", "b1"}}}}}}};
     auto mech = std::make_shared<TableMechanism>("AND of two RR3", s);
     const Game n = static_game("AND of two RR3", mech, {0, 1}, 2);
-    Game pm = postprocess(fresh_rr3(), ask_twice("AND", true));
+    Game pm = postprocess(fresh_rr3(), ask_twice(true));
     conclude("F3: N = AND of two RR₃, M = fresh RR₃, P = ask twice, AND", n, fresh_rr3(), pm, 2, 4);
   }
   {
@@ -593,7 +578,7 @@ void check_t33(CheckContext& ctx) {
                          launch_options(2, 4)),
       4, q(2), true);  // a filter (F4's rule) is itself an IM
   {
-    Game and_m = postprocess(fresh_rr3(), ask_twice("AND", true));
+    Game and_m = postprocess(fresh_rr3(), ask_twice(true));
     one(and_m, 2, q(3), true);
   }
   for (unsigned n = 0; n < ctx.budget().random_count(); ++n) {

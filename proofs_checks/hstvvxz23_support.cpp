@@ -43,6 +43,22 @@ Game fresh_rr3() {
   return static_game("fresh RR3", mech, {0, 1}, 2);
 }
 
+PostProcessor ask_twice(bool use_and) {
+  PostProcessorTable t;
+  t.name = use_and ? "AND" : "XOR";
+  t.initial = "idle";
+  t.left_messages = {"go"};
+  t.rules["idle"]["L"]["*"] = {{Rational(1), "first", Port::right, "q"}};
+  for (int a = 0; a < 2; ++a) {
+    t.rules["first"]["R"][std::to_string(a)] = {{Rational(1), "second" + std::to_string(a), Port::right, "q"}};
+    for (int c = 0; c < 2; ++c) {
+      const int answer = use_and ? (a & c) : (a ^ c);
+      t.rules["second" + std::to_string(a)]["R"][std::to_string(c)] = {{Rational(1), "idle", Port::left, std::to_string(answer)}};
+    }
+  }
+  return post_processor_from_table(std::move(t));
+}
+
 Game rr_bit_game(const Rational& lambda, const Rational& delta) {
   auto rows = [&](int bit) {
     Rows r;

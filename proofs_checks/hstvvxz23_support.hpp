@@ -37,6 +37,9 @@ Game one_shot_rr(const Rational& lambda, const Rational& delta = 0);
 Game choice_im();
 /// E.9 F3's M: every query "q" answered by a fresh RR₃(b), never halting (horizon 2).
 Game fresh_rr3();
+/// E.9 F3's post-processor: on "go" it asks M "q" twice and answers a₁ AND a₂ (@p use_and, named
+/// "AND") or a₁ XOR a₂ (named "XOR").
+PostProcessor ask_twice(bool use_and);
 /// RR_{ln λ, δ} of a bit sent by the adversary (H11 of E.10, HSV T12.4): both worlds start in the
 /// same state; the only allowed pair is (0, 1) (world b sends the bit b); the answer is RR of the
 /// bit, with leak answers "leak0"/"leak1"; then halted.

@@ -17,6 +17,7 @@
 #include "exactdp/reduce/lyu_decomp.hpp"
 #include "exactdp/reduce/simulator.hpp"
 #include "exactdp/reduce/simulator_lp.hpp"
+#include "proofs_checks/hstvvxz23_support.hpp"
 #include "proofs_checks/support.hpp"
 
 #include <algorithm>
@@ -653,30 +654,6 @@ PostProcessor random_post_processor(Rng& rng) {
   return post_processor_from_table(std::move(t));
 }
 
-/// F3's M (E.9): every query is answered by a fresh RR₃(b).
-Game fresh_rr3() {
-  States st{{"b0", {false, {{"*", Rows{{q(3, 4), "0", "b0"}, {q(1, 4), "1", "b0"}}}}}},
-            {"b1", {false, {{"*", Rows{{q(1, 4), "0", "b1"}, {q(3, 4), "1", "b1"}}}}}}};
-  auto mech = std::make_shared<TableMechanism>("fresh RR3", st, std::vector<std::string>{"q"});
-  return static_game("fresh RR3", mech, {0, 1}, 2);
-}
-
-/// "Ask twice, answer f(a₁, a₂)" (E.9 F3).
-PostProcessor ask_twice(bool use_and) {
-  PostProcessorTable t;
-  t.name = use_and ? "AND" : "XOR";
-  t.initial = "idle";
-  t.left_messages = {"go"};
-  t.rules["idle"]["L"]["*"] = {{Rational(1), "first", Port::right, "q"}};
-  for (int a = 0; a < 2; ++a) {
-    t.rules["first"]["R"][std::to_string(a)] = {{Rational(1), "second" + std::to_string(a), Port::right, "q"}};
-    for (int c = 0; c < 2; ++c)
-      t.rules["second" + std::to_string(a)]["R"][std::to_string(c)] = {
-          {Rational(1), "idle", Port::left, std::to_string(use_and ? (a & c) : (a ^ c))}};
-  }
-  return post_processor_from_table(std::move(t));
-}
-
 /// Whether profile @p a ≤ profile @p b at every λ ≥ 1 in both directions (compared at the union of
 /// breakpoints, where the difference of two piecewise-linear functions is decided), with the first
 /// excess in words.
@@ -696,12 +673,12 @@ std::string profile_excess(const PrivacyProfile& a, const PrivacyProfile& b) {
 void check_l216(CheckContext& ctx) {
   // F3 (E.9, hand-derived): two fresh RR₃ answers have sup H₃(V₁‖V₀) = 3/8; P = AND attains it with
   // one left message, P = XOR makes the view independent of b.
-  const Game m = fresh_rr3();
+  const Game m = filters::fresh_rr3();
   expect_equal(ctx, "F3: M = two fresh RR₃, sup H₃(V₁‖V₀)", worst_case_hockey_stick(m, q(3)).backward, q(3, 8), 2);
-  Game and_game = postprocess(m, ask_twice(true));
+  Game and_game = postprocess(m, filters::ask_twice(true));
   and_game.horizon = 1;
   expect_equal(ctx, "F3: AND∘*M (one left message), sup H₃(V₁‖V₀)", worst_case_hockey_stick(and_game, q(3)).backward, q(3, 8), 1);
-  Game xor_game = postprocess(m, ask_twice(false));
+  Game xor_game = postprocess(m, filters::ask_twice(false));
   xor_game.horizon = 1;
   expect_equal(ctx, "F3: XOR∘*M, sup H₁ (TV)", worst_case_profile(xor_game).profile.delta(q(1)), q(0), 1);
   // H17: random P making at most c = 2 calls per left message, so T rounds of P∘*M are a

@@ -23,13 +23,9 @@ namespace {
 using library::CompositeModel;
 using Pair = PairRelation::Pair;
 
+/// The checker's instance of a library composite, with room for the larger toy sizes.
 CompositeInstance instance_of(const CompositeModel& m) {
-  CompositeInstance in;
-  in.processor = m.processor;
-  in.input_relation = m.input_relation;
-  in.output_relation = m.output_relation;
-  in.answers_to = m.answers_to;
-  in.horizon = m.processor_horizon;
+  CompositeInstance in = library::checker_instance(m);
   in.max_paths = 5'000'000;
   return in;
 }

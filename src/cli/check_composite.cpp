@@ -234,11 +234,7 @@ CompositeInstance read_instance(const std::string& file, std::string& name) {
     } else {
       rd.fail("/library", lib, "unknown composite (known: hss-histogram, ldp-threshold-protocol, core-decomposition)");
     }
-    ci.processor = m.processor;
-    ci.input_relation = m.input_relation;
-    ci.output_relation = m.output_relation;
-    ci.answers_to = m.answers_to;
-    ci.horizon = m.processor_horizon;
+    ci = library::checker_instance(m);
     name = m.game.name;
   } else {
     name = j.contains("name") ? rd.text(j.at("name"), "/name") : file;

@@ -9,6 +9,7 @@
 #include "exactdp/divergence/hockey_stick.hpp"
 #include "exactdp/game/engine.hpp"
 #include "game/fixtures.hpp"
+#include "proofs_checks/hstvvxz23_support.hpp"
 #include "support/exact.hpp"
 
 #include <gtest/gtest.h>
@@ -16,6 +17,9 @@
 
 namespace exactdp::testing {
 namespace {
+
+using proofs::filters::ask_twice;  // E.9 F3, shared with the theorem checks
+using proofs::filters::fresh_rr3;
 
 EngineOptions at_horizon(unsigned t) {
   EngineOptions o;
@@ -254,42 +258,15 @@ RC_GTEST_PROP(PostProcessing, NeverIncreasesTheProfile, ()) {
   RC_ASSERT(!(worst_case_renyi_moment(m, 2).max() < worst_case_renyi_moment(pm, 2).max()));
 }
 
-/// E.9 F3's M: every query is answered by a fresh RR₃(b).
-Game fresh_rr3() {
-  using Row = TableMechanism::Row;
-  std::vector<std::pair<std::string, TableMechanism::StateTable>> states{
-      {"b0", {false, {{"*", {Row{q(3, 4), "0", "b0"}, Row{q(1, 4), "1", "b0"}}}}}},
-      {"b1", {false, {{"*", {Row{q(1, 4), "0", "b1"}, Row{q(3, 4), "1", "b1"}}}}}}};
-  auto mech = std::make_shared<TableMechanism>("fresh RR3", states, std::vector<std::string>{"q"});
-  return static_game("fresh RR3", mech, {0, 1}, 2);
-}
-
-/// "Ask twice, return f(a₁, a₂)" as a post-processor answering after two calls to M.
-PostProcessor ask_twice(const std::string& name, bool use_and) {
-  PostProcessorTable t;
-  t.name = name;
-  t.initial = "idle";
-  t.left_messages = {"go"};
-  t.rules["idle"]["L"]["*"] = {{Rational(1), "first", Port::right, "q"}};
-  for (int a = 0; a < 2; ++a) {
-    t.rules["first"]["R"][std::to_string(a)] = {{Rational(1), "second" + std::to_string(a), Port::right, "q"}};
-    for (int c = 0; c < 2; ++c) {
-      const int out = use_and ? (a & c) : (a ^ c);
-      t.rules["second" + std::to_string(a)]["R"][std::to_string(c)] = {{Rational(1), "idle", Port::left, std::to_string(out)}};
-    }
-  }
-  return post_processor_from_table(std::move(t));
-}
-
 TEST(PostProcessing, E9_F3_AndKeepsXorErases) {
   // E.9 F3 (hand-derived): sup_A H₃(V₁‖V₀) = 3/8 for two RR₃ answers (outcome (1,1): 9/16 − 3/16);
   // AND attains it with one left message; XOR makes the output independent of b.
   const Game m = fresh_rr3();
   EXPECT_EQ(worst_case_hockey_stick(m, Rational(3)).backward, q(3, 8));
-  Game and_game = postprocess(m, ask_twice("AND", true));
+  Game and_game = postprocess(m, ask_twice(true));
   and_game.horizon = 1;
   EXPECT_EQ(worst_case_hockey_stick(and_game, Rational(3)).backward, q(3, 8));
-  Game xor_game = postprocess(m, ask_twice("XOR", false));
+  Game xor_game = postprocess(m, ask_twice(false));
   xor_game.horizon = 1;
   EXPECT_EQ(worst_case_profile(xor_game).profile.delta(Rational(1)), q(0));
 }

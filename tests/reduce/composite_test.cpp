@@ -31,16 +31,6 @@ std::map<std::string, Rational> root_law(const Game& g, const std::string& m, in
   throw std::runtime_error("no branch " + m);
 }
 
-CompositeInstance instance_of(const library::CompositeModel& m) {
-  CompositeInstance in;
-  in.processor = m.processor;
-  in.input_relation = m.input_relation;
-  in.output_relation = m.output_relation;
-  in.answers_to = m.answers_to;
-  in.horizon = m.processor_horizon;
-  return in;
-}
-
 TEST(Composite, AndOfTwoRandomizedResponsesByHand) {
   // P asks an RR_3 sub-mechanism twice about the input bit and answers the AND: on input 1 the
   // answer is 1 with probability (3/4)² = 9/16, on input 0 with probability (1/4)² = 1/16.
@@ -100,12 +90,12 @@ TEST(HssHistogram, OneStepLawFromTheSubMechanisms) {
 
 TEST(HssHistogram, CheckerCatchesBothLeakyVariantsAndPassesTheFaithfulOne) {
   library::HistogramParams p;
-  const auto faithful = check_composite_conditions(instance_of(library::hss_histogram(p)));
+  const auto faithful = check_composite_conditions(library::checker_instance(library::hss_histogram(p)));
   EXPECT_TRUE(faithful.holds);
-  const auto branch = check_composite_conditions(instance_of(library::hss_histogram(p, library::HistogramVariant::raw_branch)));
+  const auto branch = check_composite_conditions(library::checker_instance(library::hss_histogram(p, library::HistogramVariant::raw_branch)));
   ASSERT_FALSE(branch.holds);
   EXPECT_EQ(branch.violation->condition, "destination");
-  const auto release = check_composite_conditions(instance_of(library::hss_histogram(p, library::HistogramVariant::raw_release)));
+  const auto release = check_composite_conditions(library::checker_instance(library::hss_histogram(p, library::HistogramVariant::raw_release)));
   ASSERT_FALSE(release.holds);
   EXPECT_EQ(release.violation->condition, "response");
   // the engine sees the raw release: some view has probability 0 in one world only
@@ -123,11 +113,11 @@ TEST(LdpProtocol, OneUserViewsByHand) {
   const auto two = root_law(m.game, "2");
   EXPECT_EQ(two.at("1|1"), q(4, 9));
   EXPECT_EQ(two.at("1|0"), q(2, 9));
-  EXPECT_TRUE(check_composite_conditions(instance_of(library::ldp_threshold_protocol(3, q(2), 2))).holds);
+  EXPECT_TRUE(check_composite_conditions(library::checker_instance(library::ldp_threshold_protocol(3, q(2), 2))).holds);
   // f′ allowing one differing user while f allows two: f → f′ fails
   auto wrong = library::ldp_threshold_protocol(2, q(2), 2);
   wrong.output_relation = library::ldp_threshold_protocol(2, q(2), 1).output_relation;
-  const auto c = check_composite_conditions(instance_of(wrong));
+  const auto c = check_composite_conditions(library::checker_instance(wrong));
   ASSERT_FALSE(c.holds);
   EXPECT_EQ(c.violation->condition, "f -> f'");
 }
@@ -146,7 +136,7 @@ TEST(CoreDecomposition, TwoVerticesOneRoundByHand) {
     EXPECT_EQ(law.at("0,1"), stay * (1 - stay)) << graph;
     EXPECT_EQ(law.at("0,0"), stay * stay) << graph;
   }
-  EXPECT_TRUE(check_composite_conditions(instance_of(m)).holds);
+  EXPECT_TRUE(check_composite_conditions(library::checker_instance(m)).holds);
 }
 
 }  // namespace

@@ -186,6 +186,16 @@ std::vector<Pair> linf_pairs(const std::vector<Vec>& inputs) {
 
 }  // namespace
 
+CompositeInstance checker_instance(const CompositeModel& m) {
+  CompositeInstance in;
+  in.processor = m.processor;
+  in.input_relation = m.input_relation;
+  in.output_relation = m.output_relation;
+  in.answers_to = m.answers_to;
+  in.horizon = m.processor_horizon;
+  return in;
+}
+
 Game d_counter(unsigned d, unsigned height, const Rational& r, long max_input, long clamp) {
   const DCounter c = make_d_counter(d, height, r, max_input, clamp);
   return continual_game(c.mechanism->name(), c.mechanism, c.initial, pairs_verifier(*c.mechanism, linf_pairs(c.inputs), 1u),

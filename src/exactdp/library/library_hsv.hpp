@@ -18,6 +18,7 @@
 
 #include "exactdp/game/game.hpp"
 #include "exactdp/mechanism/composite.hpp"
+#include "exactdp/reduce/complex_mechanism.hpp"
 #include "exactdp/numeric/rational.hpp"
 
 #include <functional>
@@ -37,6 +38,10 @@ struct CompositeModel {
   std::function<std::vector<std::string>(const std::string& message)> answers_to;
   unsigned processor_horizon = 1;  ///< messages P receives (left and right) over the game's horizon
 };
+
+/// The model as an instance of the HSV §6 checker (reduce/complex_mechanism.hpp, THEOREMS.md
+/// B.17): its P, f, f′, answers and processor horizon; the checker's other options keep their defaults.
+CompositeInstance checker_instance(const CompositeModel& m);
 
 // ------------------------------------------------------------------ d-counter (D.8, HSV C7.5)
 
