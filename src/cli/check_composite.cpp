@@ -201,39 +201,7 @@ CompositeInstance read_instance(const std::string& file, std::string& name) {
   if (j.contains("library")) {
     const std::string lib = rd.text(j.at("library"), "/library");
     const auto args = library_arguments(rd, j.contains("params") ? j.at("params") : json::object(), "/params");
-    library::CompositeModel m;
-    if (lib == "hss-histogram") {
-      library::HistogramParams p;
-      p.d = static_cast<unsigned>(args.integer("d", 1, 1, 2));
-      p.steps = static_cast<unsigned>(args.integer("steps", 2, 1, 3));
-      p.r_threshold = args.rational("r_threshold", p.r_threshold);
-      p.r_query = args.rational("r_query", p.r_query);
-      p.r_laplace = args.rational("r_laplace", p.r_laplace);
-      p.r_node = args.rational("r_node", p.r_node);
-      p.gamma = args.integer("gamma", 1, 1, 3);
-      p.xi = args.integer("xi", 0, 0, 3);
-      const long leak = args.integer("leak", 0, 0, 2);
-      args.finish("d, steps, r_threshold, r_query, r_laplace, r_node, gamma, xi, leak");
-      m = library::hss_histogram(p, leak == 1 ? library::HistogramVariant::raw_branch
-                                    : leak == 2 ? library::HistogramVariant::raw_release
-                                                : library::HistogramVariant::faithful);
-    } else if (lib == "ldp-threshold-protocol") {
-      const auto users = static_cast<unsigned>(args.integer("users", 3, 1, 3));
-      const Rational lambda = args.rational("lambda", Rational(2));
-      const auto k = static_cast<unsigned>(args.integer("k", std::min(2L, static_cast<long>(users)), 1, 3));
-      args.finish("users, lambda, k");
-      m = library::ldp_threshold_protocol(users, lambda, k);
-    } else if (lib == "core-decomposition") {
-      library::CoreDecompositionParams p;
-      p.vertices = static_cast<unsigned>(args.integer("vertices", 3, 2, 4));
-      p.rounds = static_cast<unsigned>(args.integer("rounds", 2, 1, 3));
-      p.r_threshold = args.rational("r_threshold", p.r_threshold);
-      p.r_query = args.rational("r_query", p.r_query);
-      args.finish("vertices, rounds, r_threshold, r_query");
-      m = library::core_decomposition(p);
-    } else {
-      rd.fail("/library", lib, "unknown composite (known: hss-histogram, ldp-threshold-protocol, core-decomposition)");
-    }
+    const library::CompositeModel m = library::make_library_composite(lib, args, "/library");
     ci = library::checker_instance(m);
     name = m.game.name;
   } else {

@@ -143,6 +143,36 @@ CoreDecompositionParams core_params(const LibraryArguments& a) {
   return p;
 }
 
+CompositeModel hss_histogram_model(const LibraryArguments& a) { return hss_histogram(histogram_params(a), histogram_variant(a)); }
+
+CompositeModel ldp_threshold_model(const LibraryArguments& a) {
+  const auto n = static_cast<unsigned>(a.integer("users", 3, 1, 3));
+  return ldp_threshold_protocol(n, a.rational("lambda", Rational(2)), static_cast<unsigned>(a.integer("k", std::min(2L, static_cast<long>(n)), 1, 3)));
+}
+
+CompositeModel core_decomposition_model(const LibraryArguments& a) { return core_decomposition(core_params(a)); }
+
+/// The registry's composites (HSV §7–9) by name; their games are registered below.
+const std::vector<std::pair<std::string, CompositeModel (*)(const LibraryArguments&)>>& composites() {
+  static const std::vector<std::pair<std::string, CompositeModel (*)(const LibraryArguments&)>> c{
+      {"hss-histogram", hss_histogram_model}, {"ldp-threshold-protocol", ldp_threshold_model}, {"core-decomposition", core_decomposition_model}};
+  return c;
+}
+
+/// Runs a factory on @p args, anchoring a factory's own refusal (whose field is a parameter name)
+/// in the source, then refuses unknown parameters (@p params lists the known ones).
+template <typename F>
+auto anchored(const LibraryArguments& args, const std::string& params, F&& make) {
+  try {
+    auto made = make(args);
+    args.finish(params);
+    return made;
+  } catch (const Error& e) {
+    if (e.where() == args.where()) throw;  // already anchored in the source
+    throw Error(args.where(), args.path() + (e.field().empty() ? "" : "/" + e.field()), e.value(), e.why());
+  }
+}
+
 const std::vector<Registered>& registry() {
   static const std::vector<Registered> r{
       {{"rr", "lambda, delta = 0", "one-shot randomized response RR_{lambda,delta} (THEOREMS.md D.1)"},
@@ -220,16 +250,13 @@ const std::vector<Registered>& registry() {
       {{"hss-histogram", "d = 1, steps = 2, r_threshold = 1/4, r_query = 1/2, r_laplace = 1/16, r_node = 1/4, gamma = 1, xi = 0, leak = 0",
         "the HSS continual histogram built from SVT, Laplace and d-counter instances, relation f_H (HSV Alg 4, D.9); "
         "leak = 1 or 2 selects a leaky post-processor"},
-       [](const LibraryArguments& a) { return hss_histogram(histogram_params(a), histogram_variant(a)).game; }},
+       [](const LibraryArguments& a) { return hss_histogram_model(a).game; }},
       {{"ldp-threshold-protocol", "users = 3, lambda = 2, k = 2",
         "the two-round threshold LDP protocol as a continual mechanism, neighbours ~_{k,~*} (HSV §8, D.10, E.10 H14)"},
-       [](const LibraryArguments& a) {
-         const auto n = static_cast<unsigned>(a.integer("users", 3, 1, 3));
-         return ldp_threshold_protocol(n, a.rational("lambda", Rational(2)), static_cast<unsigned>(a.integer("k", std::min(2L, static_cast<long>(n)), 1, 3))).game;
-       }},
+       [](const LibraryArguments& a) { return ldp_threshold_model(a).game; }},
       {{"core-decomposition", "vertices = 3, rounds = 2, r_threshold = 1/4, r_query = 1/2",
         "the core-decomposition protocol (users = AboveThreshold on neighbour sets, d_r = r), edge neighbours (HSV §9, E.10 H15)"},
-       [](const LibraryArguments& a) { return core_decomposition(core_params(a)).game; }},
+       [](const LibraryArguments& a) { return core_decomposition_model(a).game; }},
   };
   return r;
 }
@@ -246,22 +273,21 @@ const std::vector<LibraryEntry>& library_entries() {
 }
 
 Game make_library_game(const std::string& name, const LibraryArguments& args, const std::string& name_field) {
-  for (const auto& r : registry()) {
-    if (r.entry.name != name) continue;
-    Game g;
-    try {
-      g = r.make(args);
-    } catch (const Error& e) {
-      if (e.where() == args.where()) throw;  // already anchored in the source
-      // a factory's refusal: its field is the parameter's name
-      throw Error(args.where(), args.path() + (e.field().empty() ? "" : "/" + e.field()), e.value(), e.why());
-    }
-    args.finish(r.entry.params);
-    return g;
-  }
+  for (const auto& r : registry())
+    if (r.entry.name == name) return anchored(args, r.entry.params, r.make);
   std::string known;
   for (const auto& r : registry()) known += (known.empty() ? "" : ", ") + r.entry.name;
   throw Error(args.where(), name_field, name, "unknown library mechanism (known: " + known + ")");
+}
+
+CompositeModel make_library_composite(const std::string& name, const LibraryArguments& args, const std::string& name_field) {
+  for (const auto& [composite, make] : composites())
+    if (composite == name)
+      for (const auto& r : registry())
+        if (r.entry.name == name) return anchored(args, r.entry.params, make);
+  std::string known;
+  for (const auto& c : composites()) known += (known.empty() ? "" : ", ") + c.first;
+  throw Error(args.where(), name_field, name, "unknown library composite (known: " + known + ")");
 }
 
 }  // namespace exactdp::library

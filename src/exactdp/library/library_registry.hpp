@@ -9,6 +9,7 @@
 #pragma once
 
 #include "exactdp/game/game.hpp"
+#include "exactdp/library/library_hsv.hpp"
 #include "exactdp/numeric/rational.hpp"
 
 #include <map>
@@ -94,5 +95,11 @@ const std::vector<LibraryEntry>& library_entries();
 /// @param args  its parameters
 /// @param name_field  the path of the name in the source, for the unknown-name error (e.g. "/mechanism/name")
 Game make_library_game(const std::string& name, const LibraryArguments& args, const std::string& name_field = "name");
+
+/// Builds one of the library's composites of HSV §7–9 ("hss-histogram", "ldp-threshold-protocol",
+/// "core-decomposition") as a CompositeModel: its game and what the HSV §6 checker needs
+/// (checker_instance). Parameters and errors as make_library_game; an unknown @p name lists the
+/// composites.
+CompositeModel make_library_composite(const std::string& name, const LibraryArguments& args, const std::string& name_field = "name");
 
 }  // namespace exactdp::library
