@@ -802,7 +802,8 @@ void check_t412(CheckContext& ctx) {
   const std::vector<std::pair<Rational, Rational>> params{{q(2), q(1, 4)}, {q(1), q(1, 10)}};
   std::vector<MenuEntry> menu{entry("Mir", mirror_cm(q(1, 2)), q(2), q(1, 4)), entry("RR24", rr_cm(q(2), q(1, 4)), q(2), q(1, 4)),
                               entry("M", library::m_delta(q(1, 10)), q(1), q(1, 10)), entry("RR110", rr_cm(q(1), q(1, 10)), q(1), q(1, 10))};
-  const unsigned h = std::min(6u, 2 * ctx.budget().horizon_cap());
+  // two creations and their messages: at least 4 rounds, whatever the cap (the tight values need them)
+  const unsigned h = std::max(4u, std::min(6u, 2 * ctx.budget().horizon_cap()));
   const Game g = filter_composition(menu, multiset_rule({{q(2), q(1, 4), {}}, {q(1), q(1, 10), {}}}), launch_options(2, h));
   const auto prof = worst_case_profile(g).profile;
   for (const Rational& l : {q(1), q(2), q(4)}) {
@@ -1018,7 +1019,7 @@ void check_c55(CheckContext& ctx) {
   };
   // RR₂ as a CM: identical pairs reveal nothing, so ℓ copies with k = 1 give RR₂'s profile and with
   // k = 2 Comp(RR₂ × 2) (E.3) — tight.
-  const std::size_t copies = std::min(3u, cap);
+  const std::size_t copies = std::min(3u, std::max(2u, cap));  // k = 2 needs two copies
   run(std::to_string(copies) + " copies of RR₂ (CM), k = 1", {entry("RR2", rr_cm(q(2), q(0)), q(2))}, {q(2)}, copies, 2 * unsigned(copies),
       {{q(1), q(1, 3)}, {q(2), q(0)}});
   run(std::to_string(copies) + " copies of RR₂ (CM), k = 2", {entry("RR2", rr_cm(q(2), q(0)), q(2))}, {q(2), q(2)}, copies,
@@ -1126,7 +1127,7 @@ void check_l59(CheckContext& ctx) {
     for (const auto& d : deltas) menu.push_back(entry("RR0_" + str(d), rr_cm(q(1), d), q(1), d));
     return filter_composition(menu, product_delta_rule(q(1), budget), launch_options(k, 2 * k));
   };
-  const unsigned k = std::min(4u, ctx.budget().horizon_cap());
+  const unsigned k = std::min(4u, std::max(2u, ctx.budget().horizon_cap()));  // 7/25 needs two creations
   const std::vector<Rational> h10{q(1, 10), q(1, 5), q(1, 20)};
   const Game g = game(h10, q(7, 25), k);
   const Rational tv = worst_case_hockey_stick(g, q(1)).delta();
@@ -1252,7 +1253,7 @@ void check_c515(CheckContext& ctx) {
   }
   // A mixture {M_{1/10} (IM), RR₂ (IM)}, k = 2: δ_opt of (0⁺, 1/10), (ln 2, 0), attained.
   {
-    const unsigned h = std::min(7u, 2 + 2 * cap);
+    const unsigned h = std::min(7u, 2 + 2 * std::max(2u, cap));  // both components and their messages
     const Game g = parallel_composition({entry("M", library::m_delta_interactive(q(1, 10)), q(1), q(1, 10)), entry("RR2", rr_im_cm(q(2), q(0)), q(2))},
                                         {LaunchParameters{q(1), q(1, 10), {}}, LaunchParameters{q(2), 0, {}}}, true, launch_options(2, h));
     const auto prof = worst_case_profile(g).profile;
@@ -1720,7 +1721,7 @@ void check_t124(CheckContext& ctx) {
   };
   const std::vector<std::pair<Rational, Rational>> h11{{q(2), q(0)}, {q(1), q(1, 10)}, {q(2), q(1, 10)}};
   const auto rule = basic_approximate_rule(q(4), q(1, 5));
-  const unsigned k = std::min(3u, ctx.budget().horizon_cap());
+  const unsigned k = std::min(3u, std::max(2u, ctx.budget().horizon_cap()));  // H11's values need two creations
   const Game h11_game = filter_composition(rr_menu(h11), rule, launch_options(k, 2 * k));
   const std::pair<Rational, Rational> expected[] = {{q(1), q(23, 50)}, {q(2), q(37, 100)}, {q(4), q(19, 100)}};
   for (const auto& [l, v] : expected)
@@ -1918,7 +1919,7 @@ void check_c137(CheckContext& ctx) {
   {
     std::vector<MenuEntry> menu{entry("RR2", rr_cm(q(2), 0), q(2), 0, q(3, 2)), entry("RR3", rr_cm(q(3), 0), q(3), 0, q(7, 3)),
                                 entry("G", library::renyi_gadget(q(3, 8), q(3, 4)), q(1), 0, q(3, 2))};
-    const unsigned h = std::min(5u, 2 + ctx.budget().horizon_cap());
+    const unsigned h = std::min(5u, 2 + std::max(2u, ctx.budget().horizon_cap()));  // two creations and their messages
     const auto m = worst_case_renyi_moment(filter_composition(menu, renyi_moment_rule(q(7, 2)), launch_options(2, h)), 2);
     expect_equal(ctx, "Rényi filter B = 7/2 over {RR₂, RR₃, gadget} (≤ 2 creations): sup Φ₂", m.max().value(), q(7, 2), h);
   }
