@@ -3,6 +3,8 @@
 #include "commands.hpp"
 
 #include "exactdp/io/claims.hpp"
+#include "exactdp/numeric/interval.hpp"
+#include "exactdp/numeric/rational.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -14,8 +16,18 @@ namespace {
 
 using json = nlohmann::json;
 
+/// An exact value as text; a rational of thousands of digits (long exact compositions) is shown by
+/// a certified decimal enclosure and its size (--json prints it in full).
+std::string show_exact(const std::string& value) {
+  constexpr std::size_t longest = 120;
+  if (value.size() <= longest) return value;
+  const Interval enclosure(parse_rational(value), 64);
+  return "in [" + enclosure.lower_string(10) + ", " + enclosure.upper_string(10) + "], an exact rational of " +
+         std::to_string(value.size()) + " characters (in full with --json)";
+}
+
 std::string show(const json& v) {
-  if (v.is_string()) return v.get<std::string>();
+  if (v.is_string()) return show_exact(v.get<std::string>());
   if (v.is_object() && v.contains("lo")) return "[" + v["lo"].get<std::string>() + ", " + v["hi"].get<std::string>() + "]";
   return v.dump();
 }
@@ -39,7 +51,10 @@ std::string render_audit_text(const json& report) {
     if (eps) {
       out += "  at delta = " + r["delta"].get<std::string>() + ": claimed epsilon = " + r["claimed_epsilon"].get<std::string>() +
              ", true epsilon " + (r["true_epsilon"].is_object() ? "in " : "= ") + show(r["true_epsilon"]);
-      if (r.contains("true_lambda")) out += " (lambda = " + r["true_lambda"].get<std::string>() + " exactly)";
+      if (r.contains("true_lambda")) {
+        const std::string lambda = show_exact(r["true_lambda"].get<std::string>());
+        out += lambda.starts_with("in [") ? " (lambda " + lambda + ")" : " (lambda = " + lambda + " exactly)";
+      }
     } else {
       out += "  at epsilon = " + r["epsilon"].get<std::string>() + ": claimed delta = " + r["claimed_delta"].get<std::string>() +
              ", true delta " + (r["true_delta"].is_object() ? "in " : "= ") + show(r["true_delta"]);

@@ -36,6 +36,27 @@ TEST(ClaimsAudit, BinomialCompositionAgreesWithRepeatedSquaring) {
   }
 }
 
+// RR with a λ read from a binary64 (p = 0.9): its masses have 53-bit numerators, so the exact
+// k-fold composition grows by k·200 bits per atom. Under a small byte budget the audit must skip
+// the exact route before composing and answer by the certified one; the exact route (the second
+// algorithm, under the default budget) gives a least λ inside the certified enclosure of ε.
+TEST(ClaimsAudit, ByteBudgetSendsLongExactCompositionsToTheCertifiedRoute) {
+  const std::string text = R"({"format": "exactdp-claims/1", "claims": [{"id": "c", "mechanism":
+      "rr:lambda=8106479329266893/900719925474099", "times": 200, "delta": "1e-5", "claimed_epsilon": "400"}]})";
+  const Claim claim = parse_claims(text, "test").front();
+  const ClaimResult exact = audit_claim(claim);
+  ASSERT_TRUE(exact.exact);
+  ASSERT_TRUE(exact.true_lambda.has_value());
+  AuditOptions small;
+  small.max_exact_bytes = 100000;  // the estimate is 201 atoms × 200 uses × ~420 bits ≈ 2 MB
+  const ClaimResult certified = audit_claim(claim, small);
+  EXPECT_FALSE(certified.exact);
+  EXPECT_EQ(certified.verdict, exact.verdict);
+  const Interval lambda = exp(certified.truth.enclosure);
+  EXPECT_TRUE(lambda.lower() <= *exact.true_lambda && *exact.true_lambda <= lambda.upper())
+      << certified.truth.enclosure.to_string(12);
+}
+
 // Claims that share a composition reuse it; the answers do not depend on the order of the claims.
 TEST(ClaimsAudit, SharedCompositionsGiveTheSameAnswers) {
   const ClaimResult a = audit_one("dlaplace:epsilon=1", 200, "1/1000", "200");  // k·ε₀ = 200 bounds ε

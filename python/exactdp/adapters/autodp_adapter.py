@@ -37,7 +37,9 @@ def claims(grid="small"):
 
     scen = []
     for p in (0.75, 0.9):
-        lam = Fraction(p) / (1 - Fraction(p))
+        # p as written (0.9 is 9/10, lambda 9), not its binary64 neighbour, whose 53-bit lambda makes the
+        # exact 10 000-fold composition gigabytes; the two differ at rounding level only
+        lam = Fraction(str(p)) / (1 - Fraction(str(p)))
         scen.append((f"RR p={p}", f"rr:lambda={lam}", lambda p=p: mz.RandresponseMechanism(p=p), 10000))
     for b in (1.0, 2.0):
         scen.append((f"Laplace b={b}", f"laplace:b={C.exact(b)}", lambda b=b: mz.LaplaceMechanism(b=b), 100))

@@ -33,7 +33,9 @@ def claims(grid="small"):
     pure = []
     for p in (0.75, 0.9):
         from fractions import Fraction
-        lam = Fraction(p) / (1 - Fraction(p))
+        # p as written (0.9 is 9/10, lambda 9), not its binary64 neighbour, whose 53-bit lambda makes the
+        # exact 10 000-fold composition gigabytes; the two differ at rounding level only
+        lam = Fraction(str(p)) / (1 - Fraction(str(p)))
         pure.append((f"RR p={p}", f"rr:lambda={lam}", lambda p=p: dp.m.make_randomized_response_bool(prob=p), 1, 10000,
                      "replace-one"))
     for s in (1.0, 2.0):

@@ -459,11 +459,24 @@ json value_json(const TrueValue& v, int digits) {
   return {{"lo", v.enclosure.lower_string(digits)}, {"hi", v.enclosure.upper_string(digits)}};
 }
 
+/// Bits of the numerators and denominators of one atom's two masses, the most over the atoms.
+std::size_t mass_bits(const PrivacyLoss& loss) {
+  std::size_t most = 0;
+  for (const auto& a : loss.atoms()) {
+    const std::size_t bits = mpz_sizeinbase(a.p.get_num_mpz_t(), 2) + mpz_sizeinbase(a.p.get_den_mpz_t(), 2) +
+                             mpz_sizeinbase(a.q.get_num_mpz_t(), 2) + mpz_sizeinbase(a.q.get_den_mpz_t(), 2);
+    most = std::max(most, bits);
+  }
+  return most;
+}
+
 /// The exact privacy-loss distribution of the composition, when every component has exact tables
-/// and the composition has at most options.max_exact_atoms atoms (by self_compose_size_bound).
+/// and the composition has at most options.max_exact_atoms atoms (by self_compose_size_bound) and
+/// its masses and ratios are estimated to fit in options.max_exact_bytes.
 std::optional<PrivacyLoss> exact_composition(const Claim& c, const AuditOptions& options) {
   std::vector<PrivacyLoss> ones;
   std::size_t atoms = 1;
+  Integer bits_per_atom = 0;  // a composed atom's masses: up to the sum of k_i times one use's bits
   for (const auto& comp : c.components) {
     auto one = comp.spec.exact_loss();
     if (!one) return std::nullopt;
@@ -480,6 +493,10 @@ std::optional<PrivacyLoss> exact_composition(const Claim& c, const AuditOptions&
     const std::size_t bound = std::max<std::size_t>(1, one->self_compose_size_bound(comp.times));
     if (bound > options.max_exact_atoms / atoms) return std::nullopt;
     atoms *= bound;
+    bits_per_atom += Integer(static_cast<unsigned long>(comp.times)) * Integer(static_cast<unsigned long>(mass_bits(*one)));
+    // masses and ratio (whose size is at most the masses'): twice the masses' bits, in bytes
+    if (Integer(static_cast<unsigned long>(atoms)) * bits_per_atom * 2 / 8 > Integer(static_cast<unsigned long>(options.max_exact_bytes)))
+      return std::nullopt;
     ones.push_back(one->self_compose(comp.times));
   }
   PrivacyLoss loss = PrivacyLoss::identity();

@@ -128,6 +128,10 @@ struct AuditOptions {
   /// Above this many atoms (self_compose_size_bound) the exact composition is not attempted and
   /// the certified path is used instead.
   std::size_t max_exact_atoms = 200000;
+  /// Above this many bytes of rational masses (estimated before composing: the k-fold masses have up
+  /// to k times the bits of one use's, so RR with a λ read from a binary64 costs gigabytes at
+  /// k = 10 000) the exact composition is not attempted either, and the certified path is used.
+  std::size_t max_exact_bytes = std::size_t{1} << 30;
   /// Grid brackets (subsampled Gaussian, k-fold Laplace): resolutions tried (GridOptions::resolution,
   /// grid points per standard deviation of the loss), from grid_resolution_start doubling up to
   /// grid_resolution_max, until the claim is decided — but no doubling once the largest law held
