@@ -324,7 +324,7 @@ CertifiedLoss self_compose_certified(const CertifiedLoss& one, unsigned long k, 
 Interval certified_truth(const Claim& c, Precision p, AuditCache& cache) {
   const ClaimComponent& only = c.components.front();
   if (c.components.size() == 1 && !only.spec.certified_loss(p)) {
-    if (c.kind == Claim::Kind::epsilon_at_delta) return only.spec.epsilon_at_delta(c.given, only.times);
+    if (c.kind == Claim::Kind::epsilon_at_delta) return only.spec.epsilon_at_delta(c.given, only.times, p);
     return only.spec.delta_at_epsilon(Interval(c.given, p), only.times);
   }
   const std::string key = composition_key(c) + "@" + std::to_string(p);

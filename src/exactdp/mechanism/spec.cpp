@@ -383,10 +383,10 @@ Interval MechanismSpec::delta_at_epsilon(const Interval& epsilon, unsigned long 
   return Interval::zero(prec);
 }
 
-Interval MechanismSpec::epsilon_at_delta(const Rational& delta, unsigned long times) const {
+Interval MechanismSpec::epsilon_at_delta(const Rational& delta, unsigned long times, Precision precision) const {
   require_times(times);
   if (sgn(delta) < 0 || delta > 1) throw Error("", "delta", exactdp::to_string(delta), "delta must lie in [0, 1]");
-  const Precision prec = default_precision;
+  const Precision prec = precision;
   if (auto loss = exact_loss()) {
     const PrivacyProfile profile(loss->self_compose(times));
     if (profile.least_lambda(delta).is_infinite()) return Interval::infinity(prec);
@@ -403,7 +403,13 @@ Interval MechanismSpec::epsilon_at_delta(const Rational& delta, unsigned long ti
     case MechanismFamily::laplace: return laplace_least_epsilon(get("b"), get("sensitivity"), delta, prec);
     case MechanismFamily::gaussian:
       if (sgn(delta) == 0) return Interval::infinity(prec);  // the Gaussian profile is positive for every ε
-      return gaussian_dp_least_epsilon(composed_mu(get("sensitivity"), get("sigma"), times, prec), delta);
+    {
+      GaussianSearchOptions search;
+      search.precision = prec;
+      search.max_precision = std::max<Precision>(search.max_precision, 2 * prec);
+      search.tolerance = pow2(-static_cast<long>(prec / 2));
+      return gaussian_dp_least_epsilon(composed_mu(get("sensitivity"), get("sigma"), times, prec), delta, search);
+    }
   }
   return Interval::zero(prec);
 }

@@ -116,8 +116,12 @@ public:
   /// be decided at this precision. For exact mechanisms the least λ is an exact rational and only
   /// its logarithm is enclosed.
   ///
+  /// @p precision is the working precision of the enclosures; for the continuous Gaussian it also
+  /// sets the width the bisection reaches (2^(−precision/2)), so a caller raising the precision
+  /// gets a narrower enclosure.
+  ///
   /// Preconditions: times ≥ 1, 0 ≤ δ ≤ 1, supports_composition(times).
-  Interval epsilon_at_delta(const Rational& delta, unsigned long times = 1) const;
+  Interval epsilon_at_delta(const Rational& delta, unsigned long times = 1, Precision precision = default_precision) const;
 
   /// The Rényi divergence of order α > 1 of one use, max over both directions, certified (+∞ as
   /// the point +∞, e.g. RR with δ > 0). Composition adds it: `times` uses have times·renyi(α).
