@@ -108,43 +108,57 @@ void decode_node(const std::uint8_t* p, Node& n) {
 }
 
 void expand_action(const CompiledGame& g, const Node& n, std::uint32_t action, std::vector<RawChild>& out) {
+  // one row per (world, class, kernel row); the masses live in a per-thread pool that is reused,
+  // so the hot loop assigns into existing GMP numbers instead of allocating new ones
   struct Row {
     AnswerId answer;
     int world;
     std::uint32_t cls;
-    Rational mass;
+    std::uint32_t mass;  // index into masses
   };
   thread_local std::vector<Row> rows;
+  thread_local std::vector<Rational> masses;
+  thread_local Rational um;
   rows.clear();
   const MessagePair& pair = g.pairs[n.sigma][action];
-  Rational um;
   for (int b = 0; b < 2; ++b) {
     const auto slot = static_cast<std::uint32_t>(g.slot_of[b == 0 ? pair.world0 : pair.world1]);
     for (const auto& [c, u] : n.belief[b]) {
-      um = u;
+      mpq_set_z(um.get_mpq_t(), u.get_mpz_t());
       const auto [first, last] = g.rows(n.rounds, c, slot);
-      for (const auto* r = first; r != last; ++r) rows.push_back({r->answer, b, r->next, um * g.probs[r->prob]});
+      for (const auto* r = first; r != last; ++r) {
+        const auto i = static_cast<std::uint32_t>(rows.size());
+        if (i == masses.size()) masses.emplace_back();
+        mpq_mul(masses[i].get_mpq_t(), um.get_mpq_t(), g.probs[r->prob].get_mpq_t());
+        rows.push_back({r->answer, b, r->next, i});
+      }
     }
   }
   std::sort(rows.begin(), rows.end(), [](const Row& x, const Row& y) {
     return std::tie(x.answer, x.world, x.cls) < std::tie(y.answer, y.world, y.cls);
   });
-  out.clear();
+  std::size_t count = 0;
   for (std::size_t i = 0; i < rows.size(); ++i) {
-    if (out.empty() || out.back().answer != rows[i].answer) {
-      out.emplace_back();
-      out.back().answer = rows[i].answer;
+    if (count == 0 || out[count - 1].answer != rows[i].answer) {
+      if (count == out.size()) out.emplace_back();
+      RawChild& c = out[count++];
+      c.answer = rows[i].answer;
+      c.belief[0].clear();
+      c.belief[1].clear();
     }
-    auto& belief = out.back().belief[rows[i].world];
-    if (!belief.empty() && belief.back().first == rows[i].cls) belief.back().second += rows[i].mass;
-    else belief.emplace_back(rows[i].cls, std::move(rows[i].mass));
+    auto& belief = out[count - 1].belief[rows[i].world];
+    if (!belief.empty() && belief.back().first == rows[i].cls) belief.back().second += masses[rows[i].mass];
+    else belief.emplace_back(rows[i].cls, masses[rows[i].mass]);
   }
+  out.resize(count);
 }
 
 void canonicalise(const RawChild& raw, unsigned rounds, std::uint32_t sigma, Node& out, Rational& z) {
   out.rounds = rounds;
   out.sigma = sigma;
-  Integer l = 1, g = 0, t;
+  thread_local Integer l, g, t;
+  l = 1;
+  g = 0;
   for (int b = 0; b < 2; ++b)
     for (const auto& [c, m] : raw.belief[b]) mpz_lcm(l.get_mpz_t(), l.get_mpz_t(), m.get_den_mpz_t());
   for (int b = 0; b < 2; ++b) {
