@@ -68,11 +68,15 @@ std::vector<Rational> parse_all(const std::vector<std::string>& texts, const cha
 /// The engine's progress on stderr, one line a second once a run has lasted two seconds.
 void print_progress(const EngineProgress& p) {
   std::ostringstream os;
-  os << "exactdp: " << p.phase << " " << static_cast<long>(p.seconds) << " s, " << p.keys
-     << (std::string(p.phase) == "explore" ? " mechanism states" : " belief pairs") << " (by rounds left:";
-  for (std::size_t r = p.keys_by_rounds.size(); r-- > 0;)
-    if (p.keys_by_rounds[r] > 0) os << " " << r << ":" << p.keys_by_rounds[r];
-  os << "), " << static_cast<long>(p.keys_per_second) << "/s, " << (p.bytes >> 20) << " MiB";
+  os << "exactdp: " << p.phase << " " << static_cast<long>(p.seconds) << " s, ";
+  if (std::string(p.phase) == "explore") {
+    os << p.keys << " mechanism states to depth " << (p.keys_by_rounds.empty() ? 0 : p.keys_by_rounds.size() - 1);
+  } else {
+    os << p.keys << " belief pairs (by rounds left:";
+    for (std::size_t r = p.keys_by_rounds.size(); r-- > 0;)
+      if (p.keys_by_rounds[r] > 0) os << " " << r << ":" << p.keys_by_rounds[r];
+    os << "), " << static_cast<long>(p.keys_per_second) << "/s, " << (p.bytes >> 20) << " MiB";
+  }
   if (p.estimate > 0) os << ", estimate " << p.estimate << " belief pairs";
   std::cerr << os.str() << std::endl;
 }
