@@ -10,7 +10,7 @@ packages=(
   libcdd-dev
   libgtest-dev librapidcheck-dev libbenchmark-dev
   nlohmann-json3-dev libcli11-dev
-  libsodium-dev clang libclang-rt-14-dev
+  libsodium-dev libtbb-dev clang libclang-rt-14-dev
   doxygen graphviz
   python3
   python3-dev python3-pip python3-venv

@@ -186,7 +186,8 @@ NB_MODULE(_core, m) {
   m.def(
       "_profile_spec_json",
       [](const std::string& path, const std::vector<std::string>& lambdas, const std::vector<std::string>& deltas,
-         const std::vector<std::string>& alphas, unsigned horizon, std::uint64_t max_nodes, const std::string& adversary) {
+         const std::vector<std::string>& alphas, unsigned horizon, std::uint64_t max_nodes, const std::string& adversary,
+         unsigned threads) {
         Game game = load_spec_file(path);
         ProfileQuery q;
         for (const auto& l : lambdas) {
@@ -206,22 +207,24 @@ NB_MODULE(_core, m) {
         q.adversary = parse_adversary_class(adversary, "adversary");
         if (horizon > 0) q.options.horizon = horizon;
         q.options.max_nodes = max_nodes;
+        q.options.threads = threads;
         nb::gil_scoped_release release;
         return profile_report_json(game, q);
       },
       nb::arg("path"), nb::arg("lambdas"), nb::arg("deltas"), nb::arg("alphas"), nb::arg("horizon") = 0,
-      nb::arg("max_nodes") = 2000000, nb::arg("adversary") = "adaptive",
+      nb::arg("max_nodes") = 50000000, nb::arg("adversary") = "adaptive", nb::arg("threads") = 0,
       "The report of `exactdp profile SPEC --json` (JSON text).");
   m.def(
       "_check_spec_json",
       [](const std::string& path, const std::string& lambda, const std::string& epsilon, const std::string& delta_text,
-         unsigned horizon, std::uint64_t max_nodes) {
+         unsigned horizon, std::uint64_t max_nodes, unsigned threads) {
         Game game = load_spec_file(path);
         const Rational delta = parse_rational(delta_text, "delta");
         if (sgn(delta) < 0 || delta > 1) throw Error("check", "delta", delta_text, "delta must lie in [0, 1]");
         EngineOptions opts;
         if (horizon > 0) opts.horizon = horizon;
         opts.max_nodes = max_nodes;
+        opts.threads = threads;
         nlohmann::json out{{"spec", path}, {"adversary", "adaptive"}};
         ClaimCheck verdict;
         std::string used;
@@ -266,7 +269,7 @@ NB_MODULE(_core, m) {
         return out.dump();
       },
       nb::arg("path"), nb::arg("lambda") = "", nb::arg("epsilon") = "", nb::arg("delta") = "0", nb::arg("horizon") = 0,
-      nb::arg("max_nodes") = 2000000, "The verdict of `exactdp check SPEC --json` for an (ε, δ) claim (JSON text).");
+      nb::arg("max_nodes") = 50000000, nb::arg("threads") = 0, "The verdict of `exactdp check SPEC --json` for an (ε, δ) claim (JSON text).");
 
   m.def(
       "grid_bracket",

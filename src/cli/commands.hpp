@@ -23,7 +23,9 @@ bool is_mechanism_spec_file(const std::string& path);
 struct SpecProfileRequest {
   std::vector<std::string> lambdas, deltas, alphas;
   unsigned horizon = 0;  ///< 0: the spec's own horizon
-  std::uint64_t max_nodes = 2'000'000;
+  std::uint64_t max_nodes = 50'000'000;  ///< EngineOptions::max_nodes
+  std::uint64_t max_memory_mib = 8192;   ///< EngineOptions::max_bytes in MiB
+  unsigned threads = 0;                  ///< EngineOptions::threads (0: all cores)
   bool json_output = false, stats = false;
   std::string adversary = "adaptive";  ///< adaptive | oblivious | sequential
 };

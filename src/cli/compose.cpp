@@ -400,6 +400,8 @@ std::function<int()> add_profile(CLI::App& app) {
   add_query_options(cmd, *opts);
   cmd->add_option("--horizon", game->horizon, "(mechanism specs) rounds to play; default: the spec's horizon");
   cmd->add_option("--max-nodes", game->max_nodes, "(mechanism specs) refuse games with more distinct belief pairs");
+  cmd->add_option("--max-memory", game->max_memory_mib, "(mechanism specs) the engine's memory budget in MiB (default 8192)");
+  cmd->add_option("--threads", game->threads, "(mechanism specs) worker threads of the search (default 0: all cores)");
   cmd->add_flag("--stats", game->stats, "(mechanism specs) print engine statistics");
   cmd->add_option("--adversary", game->adversary, "(mechanism specs) adaptive (default), oblivious or sequential");
   return [=]() -> int {

@@ -65,10 +65,29 @@ std::vector<Rational> parse_all(const std::vector<std::string>& texts, const cha
   return out;
 }
 
-EngineOptions engine_options(unsigned horizon, std::uint64_t max_nodes) {
+/// The engine's progress on stderr, one line a second once a run has lasted two seconds.
+void print_progress(const EngineProgress& p) {
+  std::ostringstream os;
+  os << "exactdp: " << p.phase << " " << static_cast<long>(p.seconds) << " s, ";
+  if (std::string(p.phase) == "explore") {
+    os << p.keys << " mechanism states to depth " << (p.keys_by_rounds.empty() ? 0 : p.keys_by_rounds.size() - 1);
+  } else {
+    os << p.keys << " belief pairs (by rounds left:";
+    for (std::size_t r = p.keys_by_rounds.size(); r-- > 0;)
+      if (p.keys_by_rounds[r] > 0) os << " " << r << ":" << p.keys_by_rounds[r];
+    os << "), " << static_cast<long>(p.keys_per_second) << "/s, " << (p.bytes >> 20) << " MiB";
+  }
+  if (p.estimate > 0) os << ", estimate " << p.estimate << " belief pairs";
+  std::cerr << os.str() << std::endl;
+}
+
+EngineOptions engine_options(unsigned horizon, std::uint64_t max_nodes, std::uint64_t max_memory_mib, unsigned threads) {
   EngineOptions o;
   if (horizon > 0) o.horizon = horizon;
   o.max_nodes = max_nodes;
+  o.max_bytes = max_memory_mib << 20;
+  o.threads = threads;
+  o.progress = print_progress;
   return o;
 }
 
@@ -76,7 +95,8 @@ EngineOptions engine_options(unsigned horizon, std::uint64_t max_nodes) {
 struct CheckOptions {
   std::string file, lambda, epsilon, delta = "0", renyi_alpha, renyi_epsilon, adversary = "adaptive";
   unsigned horizon = 0;
-  std::uint64_t max_nodes = 2'000'000;
+  std::uint64_t max_nodes = 50'000'000, max_memory_mib = 8192;
+  unsigned threads = 0;
   bool json_output = false, stats = false;
 };
 
@@ -135,7 +155,7 @@ int profile_mechanism_spec(const std::string& path, const SpecProfileRequest& re
     else q.real_alphas.push_back(a);
   }
   if (q.lambdas.empty() && q.deltas.empty() && q.alphas.empty() && q.real_alphas.empty()) q.lambdas = {Rational(1)};
-  q.options = engine_options(req.horizon, req.max_nodes);
+  q.options = engine_options(req.horizon, req.max_nodes, req.max_memory_mib, req.threads);
   json r = json::parse(profile_report_json(game, q));
   if (req.json_output) std::cout << r.dump(2) << "\n";
   else std::cout << render_game_profile(r, req.stats);
@@ -164,6 +184,8 @@ std::function<int()> add_check(CLI::App& app) {
   re->needs(ra);
   cmd->add_option("--horizon", o->horizon, "Rounds to play (default: the spec's horizon)");
   cmd->add_option("--max-nodes", o->max_nodes, "Refuse games with more distinct belief pairs than this");
+  cmd->add_option("--max-memory", o->max_memory_mib, "The engine's memory budget in MiB (default 8192)");
+  cmd->add_option("--threads", o->threads, "Worker threads of the search (default 0: all cores)");
   cmd->add_flag("--json", o->json_output, "Machine-readable output");
   cmd->add_flag("--stats", o->stats, "Print engine statistics (with the process's peak memory)");
   cmd->add_option("--adversary", o->adversary, "adaptive (default), oblivious or sequential (compositions)");
@@ -176,7 +198,7 @@ std::function<int()> add_check(CLI::App& app) {
     const AdversaryClass adversary = parse_adversary_class(o->adversary, "--adversary");
     Game game = load_spec_file(o->file);
     if (adversary == AdversaryClass::sequential) game = sequential_adversaries(game);
-    const EngineOptions opts = engine_options(o->horizon, o->max_nodes);
+    const EngineOptions opts = engine_options(o->horizon, o->max_nodes, o->max_memory_mib, o->threads);
     json out{{"spec", o->file}, {"adversary", to_string(adversary)}};
     if (adversary == AdversaryClass::oblivious) return check_oblivious(game, *o, delta, opts, out);
 
@@ -243,7 +265,9 @@ std::function<int()> add_check(CLI::App& app) {
     out["delta"] = to_string(std::max(verdict.delta_forward, verdict.delta_backward));
     if (o->stats)
       out["stats"] = {{"nodes_visited", verdict.stats.nodes_visited}, {"distinct_keys", verdict.stats.distinct_keys},
-                      {"cache_hits", verdict.stats.cache_hits}, {"peak_rss_kib", peak_resident_kib()}};
+                      {"cache_hits", verdict.stats.cache_hits}, {"peak_rss_kib", peak_resident_kib()},
+                      {"memo_bytes", verdict.stats.memo_bytes}, {"mechanism_states", verdict.stats.mechanism_states},
+                      {"state_classes", verdict.stats.state_classes}, {"estimate", verdict.stats.estimate}};
     if (verdict.witness) out["witness"] = json::parse(witness_json(game, *verdict.witness));
     if (o->json_output) {
       std::cout << out.dump(2) << "\n";
@@ -255,7 +279,9 @@ std::function<int()> add_check(CLI::App& app) {
       if (o->stats)
         std::cout << "\nStats: " << verdict.stats.nodes_visited << " nodes visited, " << verdict.stats.distinct_keys
                   << " distinct belief pairs, " << verdict.stats.cache_hits << " cache hits, peak memory " << peak_resident_kib()
-                  << " KiB (process peak resident set, getrusage ru_maxrss)\n";
+                  << " KiB (process peak resident set, getrusage ru_maxrss); memo " << (verdict.stats.memo_bytes >> 10) << " KiB, "
+                  << verdict.stats.mechanism_states << " mechanism states in " << verdict.stats.state_classes
+                  << " bisimulation classes over the levels, estimate " << verdict.stats.estimate << " belief pairs\n";
     }
     return verdict.holds ? 0 : 1;
   };

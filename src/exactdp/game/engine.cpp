@@ -1,109 +1,32 @@
 #include "exactdp/game/engine.hpp"
 
+#include "exactdp/game/compiled_game.hpp"
+#include "exactdp/game/oblivious.hpp"
+#include "exactdp/game/search.hpp"
+
 #include <algorithm>
-#include <functional>
-#include <array>
+#include <chrono>
 #include <limits>
 #include <map>
-#include <unordered_map>
+#include <sstream>
+#include <string>
+#include <unordered_set>
 
 #include <sys/resource.h>
 
 namespace exactdp {
 
-GameTooLarge::GameTooLarge(const std::string& where, std::uint64_t estimate, std::uint64_t limit, const std::string& what)
-    : Error(where, "max_nodes", std::to_string(limit),
-            "the run needs more than max_nodes " + what + " (history-tree estimate of the game " +
-                std::to_string(estimate) + " nodes); raise EngineOptions::max_nodes (--max-nodes) or lower the horizon"),
+GameTooLarge::GameTooLarge(const std::string& where, std::uint64_t estimate, std::uint64_t limit, const std::string& what,
+                           const std::string& field, const std::string& flag)
+    : Error(where, field, std::to_string(limit),
+            "the game needs about " + std::to_string(estimate) + " " + what + ", over the limit " + std::to_string(limit) +
+                "; raise EngineOptions::" + field + " (" + flag + ") or lower the horizon"),
       estimate_(estimate), limit_(limit) {}
 
-namespace {
+namespace engine_detail {
 
-using Belief = std::vector<std::pair<StateId, Rational>>;  // sorted by state, positive masses
+// ------------------------------------------------------------------ functionals (out of line)
 
-/// A memo key: a canonical game node with normalised beliefs (THEOREMS.md B.1).
-struct Key {
-  VerifierState sigma = 0;
-  unsigned rounds = 0;
-  std::array<Belief, 2> belief;
-  friend bool operator==(const Key&, const Key&) = default;
-};
-
-struct KeyHash {
-  std::size_t operator()(const Key& k) const noexcept {
-    std::size_t h = std::hash<std::uint64_t>{}((std::uint64_t(k.sigma) << 32) ^ k.rounds);
-    RationalHash rh;
-    for (int b = 0; b < 2; ++b) {
-      h ^= 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2) + std::size_t(b);
-      for (const auto& [s, p] : k.belief[b]) {
-        h ^= std::hash<StateId>{}(s) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-        h ^= rh(p) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-      }
-    }
-    return h;
-  }
-};
-
-Rational mass(const Belief& m) {
-  Rational s = 0;
-  for (const auto& [st, p] : m) s += p;
-  return s;
-}
-
-/// A child of a node: its normaliser Z = |m₀′| + |m₁′| and its normalised key.
-struct Child {
-  AnswerId answer;
-  Rational z;
-  Key key;
-};
-
-/// The children of a (normalised) node under one message pair: for each answer a,
-/// m_b′(s′) = Σ_s m_b(s)·κ(a, s′ | s, x_b) (B.1), then normalised.
-std::vector<Child> children(const InteractiveMechanism& mech, const Key& k, const MessagePair& pair, VerifierState next_sigma) {
-  std::map<AnswerId, std::array<std::map<StateId, Rational>, 2>> acc;
-  for (int b = 0; b < 2; ++b) {
-    MessageId m = b == 0 ? pair.world0 : pair.world1;
-    for (const auto& [s, p] : k.belief[b])
-      for (const auto& t : mech.step(s, m)) acc[t.answer][b][t.next] += p * t.probability;
-  }
-  std::vector<Child> out;
-  out.reserve(acc.size());
-  for (auto& [a, beliefs] : acc) {
-    Rational z = 0;
-    for (int b = 0; b < 2; ++b)
-      for (const auto& [s, p] : beliefs[b]) z += p;
-    if (sgn(z) == 0) continue;  // zero-mass branches are pruned (B.1)
-    Child c{a, z, Key{next_sigma, k.rounds - 1, {}}};
-    for (int b = 0; b < 2; ++b) {
-      c.key.belief[b].reserve(beliefs[b].size());
-      for (auto& [s, p] : beliefs[b])
-        if (sgn(p) != 0) c.key.belief[b].emplace_back(s, p / z);
-    }
-    out.push_back(std::move(c));
-  }
-  return out;
-}
-
-// ------------------------------------------------------------------ value functionals
-// Each functional gives the value of a leaf with masses (p, q) — p in the direction's own world,
-// q in the other — and how values of children combine (Σ over answers, or max for the ratio) and
-// rescale (by the normaliser Z: degree-1 homogeneity, or not at all).
-
-/// Vλ of BI-δ (B.2): leaf (p − λq)⁺, Σ over answers.
-struct HockeyStickAt {
-  using Value = Rational;
-  static constexpr bool ordered = true;
-  Rational lambda;
-  Value leaf(const Rational& p, const Rational& q) const {
-    Rational v = p - lambda * q;
-    return sgn(v) > 0 ? v : Rational(0);
-  }
-  Value zero() const { return 0; }
-  void combine(Value& acc, const Value& v, const Rational& z) const { acc += z * v; }
-  Value scale(const Value& v, const Rational& z) const { return z * v; }
-};
-
-/// c·f for c > 0 (breakpoints unchanged).
 PiecewiseLinear scaled(const PiecewiseLinear& f, const Rational& c) {
   std::vector<LinearPiece> pieces = f.pieces();
   for (auto& piece : pieces) {
@@ -113,325 +36,393 @@ PiecewiseLinear scaled(const PiecewiseLinear& f, const Rational& c) {
   return PiecewiseLinear::from_trusted_pieces(std::move(pieces));
 }
 
-/// BI over PL functions of λ (B.3): leaf λ ↦ (p − λq)⁺.
-struct ProfileFunctional {
-  using Value = PiecewiseLinear;
-  static constexpr bool ordered = false;
-  Value leaf(const Rational& p, const Rational& q) const {
-    if (sgn(p) == 0) return PiecewiseLinear(0);
-    if (sgn(q) == 0) return PiecewiseLinear(p);
-    return PiecewiseLinear::from_trusted_pieces({{Rational(0), p, Rational(-q)}, {Rational(p / q), Rational(0), Rational(0)}});
-  }
-  Value zero() const { return PiecewiseLinear(0); }
-  void combine(Value& acc, const Value& v, const Rational& z) const { acc = acc + scaled(v, z); }
-  Value scale(const Value& v, const Rational& z) const { return scaled(v, z); }
-};
+PiecewiseLinear ProfileFunctional::leaf(const Rational& p, const Rational& q) const {
+  if (sgn(p) == 0) return PiecewiseLinear(0);
+  if (sgn(q) == 0) return PiecewiseLinear(p);
+  return PiecewiseLinear::from_trusted_pieces({{Rational(0), p, Rational(-q)}, {Rational(p / q), Rational(0), Rational(0)}});
+}
 
-/// Wα of BI-Rényi (B.4): leaf p^α q^{1−α}, Σ over answers.
-struct RenyiFunctional {
-  using Value = ExtendedRational;
-  static constexpr bool ordered = true;
-  unsigned long alpha;
-  Value leaf(const Rational& p, const Rational& q) const {
-    if (sgn(p) == 0) return ExtendedRational();
-    if (sgn(q) == 0) return ExtendedRational::infinity();
-    return ExtendedRational(Rational(pow(p, alpha) / pow(q, alpha - 1)));
-  }
-  Value zero() const { return ExtendedRational(); }
-  void combine(Value& acc, const Value& v, const Rational& z) const { acc = acc + ExtendedRational(z) * v; }
-  Value scale(const Value& v, const Rational& z) const { return ExtendedRational(z) * v; }
-};
+ExtendedRational RenyiFunctional::leaf(const Rational& p, const Rational& q) const {
+  if (sgn(p) == 0) return ExtendedRational();
+  if (sgn(q) == 0) return ExtendedRational::infinity();
+  return ExtendedRational(Rational(pow(p, alpha) / pow(q, alpha - 1)));
+}
 
-/// The pure-DP ratio (B.5): leaf p/q, max over answers, invariant under scaling.
-struct RatioFunctional {
-  using Value = ExtendedRational;
-  static constexpr bool ordered = true;
-  Value leaf(const Rational& p, const Rational& q) const {
-    if (sgn(p) == 0) return ExtendedRational();
-    if (sgn(q) == 0) return ExtendedRational::infinity();
-    return ExtendedRational(Rational(p / q));
-  }
-  Value zero() const { return ExtendedRational(); }
-  void combine(Value& acc, const Value& v, const Rational&) const { acc = std::max(acc, v); }
-  Value scale(const Value& v, const Rational&) const { return v; }
-};
+ExtendedRational RatioFunctional::leaf(const Rational& p, const Rational& q) const {
+  if (sgn(p) == 0) return ExtendedRational();
+  if (sgn(q) == 0) return ExtendedRational::infinity();
+  return ExtendedRational(Rational(p / q));
+}
 
-/// Wα of BI-Rényi for a real α > 1 over certified intervals (B.4, "non-integer α").
-struct CertifiedValue {
-  bool infinite = false;
-  Interval enclosure;
-};
 CertifiedValue max(const CertifiedValue& a, const CertifiedValue& b) {
   if (a.infinite) return a;
   if (b.infinite) return b;
   return {false, exactdp::max(a.enclosure, b.enclosure)};
 }
-struct CertifiedRenyiFunctional {
-  using Value = CertifiedValue;
-  static constexpr bool ordered = false;  // intervals are not totally ordered: take enclosures of maxima
-  Rational alpha;
-  Precision precision;
-  Value leaf(const Rational& p, const Rational& q) const {
-    if (sgn(p) == 0) return zero();
-    if (sgn(q) == 0) return {true, Interval::zero(precision)};
-    // p^α q^{1−α} = p · exp((α − 1) · ln(p/q))
-    return {false, Interval(p, precision) * exp(Interval(Rational(alpha - 1), precision) * log(Interval(Rational(p / q), precision)))};
+
+CertifiedValue CertifiedRenyiFunctional::leaf(const Rational& p, const Rational& q) const {
+  if (sgn(p) == 0) return zero();
+  if (sgn(q) == 0) return {true, Interval::zero(precision)};
+  // p^α q^{1−α} = p · exp((α − 1) · ln(p/q))
+  return {false, Interval(p, precision) * exp(Interval(Rational(alpha - 1), precision) * log(Interval(Rational(p / q), precision)))};
+}
+
+void CertifiedRenyiFunctional::combine(CertifiedValue& acc, const CertifiedValue& v, const Rational& z) const {
+  if (acc.infinite || v.infinite) {
+    acc.infinite = true;
+    return;
   }
-  Value zero() const { return {false, Interval::zero(precision)}; }
-  void combine(Value& acc, const Value& v, const Rational& z) const {
-    if (acc.infinite || v.infinite) {
-      acc.infinite = true;
-      return;
+  acc.enclosure += Interval(z, precision) * v.enclosure;
+}
+
+CertifiedValue CertifiedRenyiFunctional::scale(const CertifiedValue& v, const Rational& z) const {
+  if (v.infinite) return v;
+  return {false, Interval(z, precision) * v.enclosure};
+}
+
+// ------------------------------------------------------------------ nodes
+
+void encode_node(const Node& n, std::vector<std::uint8_t>& out) {
+  put_varint(out, n.rounds);
+  put_varint(out, n.sigma);
+  put_varint(out, n.belief[0].size());
+  put_varint(out, n.belief[1].size());
+  for (int b = 0; b < 2; ++b)
+    for (const auto& [c, m] : n.belief[b]) put_varint(out, c);
+  for (int b = 0; b < 2; ++b)
+    for (const auto& [c, m] : n.belief[b]) put_integer(out, m);
+}
+
+void decode_node(const std::uint8_t* p, Node& n) {
+  n.rounds = static_cast<unsigned>(get_varint(p));
+  n.sigma = static_cast<std::uint32_t>(get_varint(p));
+  std::size_t size[2];
+  size[0] = static_cast<std::size_t>(get_varint(p));
+  size[1] = static_cast<std::size_t>(get_varint(p));
+  for (int b = 0; b < 2; ++b) {
+    n.belief[b].resize(size[b]);
+    for (auto& [c, m] : n.belief[b]) c = static_cast<std::uint32_t>(get_varint(p));
+  }
+  for (int b = 0; b < 2; ++b)
+    for (auto& [c, m] : n.belief[b]) get_integer(p, m);
+}
+
+void expand_action(const CompiledGame& g, const Node& n, std::uint32_t action, std::vector<RawChild>& out) {
+  // one row per (world, class, kernel row); the masses live in a per-thread pool that is reused,
+  // so the hot loop assigns into existing GMP numbers instead of allocating new ones
+  struct Row {
+    AnswerId answer;
+    int world;
+    std::uint32_t cls;
+    std::uint32_t mass;  // index into masses
+  };
+  thread_local std::vector<Row> rows;
+  thread_local std::vector<Rational> masses;
+  thread_local Rational um;
+  rows.clear();
+  const MessagePair& pair = g.pairs[n.sigma][action];
+  for (int b = 0; b < 2; ++b) {
+    const auto slot = static_cast<std::uint32_t>(g.slot_of[b == 0 ? pair.world0 : pair.world1]);
+    for (const auto& [c, u] : n.belief[b]) {
+      mpq_set_z(um.get_mpq_t(), u.get_mpz_t());
+      const auto [first, last] = g.rows(n.rounds, c, slot);
+      for (const auto* r = first; r != last; ++r) {
+        const auto i = static_cast<std::uint32_t>(rows.size());
+        if (i == masses.size()) masses.emplace_back();
+        mpq_mul(masses[i].get_mpq_t(), um.get_mpq_t(), g.probs[r->prob].get_mpq_t());
+        rows.push_back({r->answer, b, r->next, i});
+      }
     }
-    acc.enclosure += Interval(z, precision) * v.enclosure;
   }
-  Value scale(const Value& v, const Rational& z) const {
-    if (v.infinite) return v;
-    return {false, Interval(z, precision) * v.enclosure};
+  std::sort(rows.begin(), rows.end(), [](const Row& x, const Row& y) {
+    return std::tie(x.answer, x.world, x.cls) < std::tie(y.answer, y.world, y.cls);
+  });
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (count == 0 || out[count - 1].answer != rows[i].answer) {
+      if (count == out.size()) out.emplace_back();
+      RawChild& c = out[count++];
+      c.answer = rows[i].answer;
+      c.belief[0].clear();
+      c.belief[1].clear();
+    }
+    auto& belief = out[count - 1].belief[rows[i].world];
+    if (!belief.empty() && belief.back().first == rows[i].cls) belief.back().second += masses[rows[i].mass];
+    else belief.emplace_back(rows[i].cls, masses[rows[i].mass]);
   }
+  out.resize(count);
+}
+
+void canonicalise(const RawChild& raw, unsigned rounds, std::uint32_t sigma, Node& out, Rational& z) {
+  out.rounds = rounds;
+  out.sigma = sigma;
+  thread_local Integer l, g, t;
+  l = 1;
+  g = 0;
+  for (int b = 0; b < 2; ++b)
+    for (const auto& [c, m] : raw.belief[b]) mpz_lcm(l.get_mpz_t(), l.get_mpz_t(), m.get_den_mpz_t());
+  for (int b = 0; b < 2; ++b) {
+    out.belief[b].resize(raw.belief[b].size());
+    for (std::size_t i = 0; i < raw.belief[b].size(); ++i) {
+      const auto& [c, m] = raw.belief[b][i];
+      mpz_divexact(t.get_mpz_t(), l.get_mpz_t(), m.get_den_mpz_t());
+      out.belief[b][i].first = c;
+      mpz_mul(out.belief[b][i].second.get_mpz_t(), t.get_mpz_t(), m.get_num_mpz_t());
+      mpz_gcd(g.get_mpz_t(), g.get_mpz_t(), out.belief[b][i].second.get_mpz_t());
+    }
+  }
+  if (sgn(g) == 0) g = 1;
+  for (int b = 0; b < 2; ++b)
+    for (auto& [c, m] : out.belief[b]) mpz_divexact(m.get_mpz_t(), m.get_mpz_t(), g.get_mpz_t());
+  z = Rational(g, l);
+  z.canonicalize();
+}
+
+void root_node(const Game& game, const CompiledGame& g, unsigned rounds, Node& out, Rational& z) {
+  RawChild raw;
+  for (int b = 0; b < 2; ++b) {
+    std::map<std::uint32_t, Rational> m;
+    for (const auto& [s, p] : game.initial[b]) m[g.class_at(rounds, s)] += p;
+    for (auto& [c, p] : m) raw.belief[b].emplace_back(c, p);
+  }
+  canonicalise(raw, rounds, g.verifier_initial, out, z);
+}
+
+namespace {
+
+// ------------------------------------------------------------------ the up-front estimate
+
+/// Exact key counts of the first levels of the unreduced game, on the calling thread.
+struct LevelCounts {
+  std::vector<std::uint64_t> keys;  // keys[t]: distinct canonical nodes after t rounds
+  double bytes_per_key = 0;         // mean key bytes of the last level
 };
 
-/// Backward induction with memoisation on normalised belief pairs (B.1), both directions at once.
-template <class F>
-class Solver {
-public:
-  using Value = typename F::Value;
-  struct Entry {
-    std::array<Value, 2> value;  ///< per direction, for the normalised beliefs
-    std::array<int, 2> action;   ///< argmax action per direction, −1 = stop (ordered functionals only)
+LevelCounts first_levels(const Game& game, unsigned horizon) {
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  const InteractiveMechanism& mech = *game.mechanism;
+  const Verifier& ver = *game.verifier;
+  struct Open {
+    VerifierState sigma;
+    std::array<std::vector<std::pair<StateId, Integer>>, 2> belief;
   };
-
-  Solver(const Game& game, F functional, const EngineOptions& options, const char* where)
-      : game_(game), f_(std::move(functional)), options_(options), where_(where) {
-    game_.validate();
-    horizon_ = options.horizon.value_or(game.horizon);
-  }
-
-  unsigned horizon() const { return horizon_; }
-  const EngineStats& stats() const { return stats_; }
-  const F& functional() const { return f_; }
-  std::uint64_t max_nodes() const { return options_.max_nodes; }
-  const Game& game() const { return game_; }
-
-  /// The root key with @p rounds left and its normaliser (Z = 2: both initial laws have mass 1).
-  Key root(unsigned rounds) const {
-    Key k{game_.verifier->initial_state(), rounds, {}};
+  LevelCounts out;
+  std::vector<Open> level(1);
+  level[0].sigma = ver.initial_state();
+  {
+    RawChild raw;
     for (int b = 0; b < 2; ++b) {
-      std::map<StateId, Rational> m;
-      for (const auto& [s, p] : game_.initial[b]) m[s] += p;
-      for (auto& [s, p] : m) k.belief[b].emplace_back(s, p / 2);
+      std::map<std::uint32_t, Rational> m;
+      for (const auto& [s, p] : game.initial[b]) m[s] += p;
+      for (auto& [s, p] : m) raw.belief[b].emplace_back(s, p);
     }
-    return k;
+    Node n;
+    Rational z;
+    canonicalise(raw, 0, 0, n, z);
+    level[0].belief = n.belief;
   }
-  static Rational root_scale() { return 2; }
-
-  /// The memo entry of a normalised node, computing it (and its subtree) on first request.
-  /// Iterative (an explicit stack of frames, one per round), so deep horizons cannot overflow the
-  /// call stack; children are requested one at a time and each distinct key is evaluated once.
-  const Entry& solve(const Key& k) {
-    ++stats_.nodes_visited;
-    if (auto it = memo_.find(k); it != memo_.end()) {
-      ++stats_.cache_hits;
-      return it->second;
-    }
-    std::vector<Frame> stack;
-    stack.push_back(open_frame(k));
-    for (;;) {
-      Frame& f = stack.back();
-      if (f.next_child < f.children.size()) {
-        const Child& c = f.children[f.next_child];
-        ++stats_.nodes_visited;
-        if (auto it = memo_.find(c.key); it != memo_.end()) {
-          ++stats_.cache_hits;
-          fold_child(f, it->second);
-          continue;
+  out.keys.push_back(1);
+  std::vector<std::uint8_t> bytes;
+  for (unsigned t = 0; t + 1 < horizon; ++t) {
+    if (level.size() > 20'000 || std::chrono::duration<double>(Clock::now() - start).count() > 0.4) break;
+    std::unordered_set<std::string> seen;
+    std::vector<Open> next;
+    std::uint64_t key_bytes = 0;
+    for (const Open& o : level) {
+      const auto& acts = ver.allowed(o.sigma);
+      for (std::size_t i = 0; i < acts.size(); ++i) {
+        std::map<AnswerId, std::array<std::map<StateId, Rational>, 2>> acc;
+        for (int b = 0; b < 2; ++b)
+          for (const auto& [s, u] : o.belief[b])
+            for (const auto& tr : mech.step(s, b == 0 ? acts[i].world0 : acts[i].world1)) acc[tr.answer][b][tr.next] += Rational(u) * tr.probability;
+        const VerifierState ns = ver.next(o.sigma, i);
+        for (auto& [a, beliefs] : acc) {
+          RawChild raw;
+          for (int b = 0; b < 2; ++b)
+            for (auto& [s, p] : beliefs[b])
+              if (sgn(p) != 0) raw.belief[b].emplace_back(s, std::move(p));
+          Node n;
+          Rational z;
+          canonicalise(raw, 0, ns, n, z);
+          bytes.clear();
+          encode_node(n, bytes);
+          if (seen.emplace(bytes.begin(), bytes.end()).second) {
+            key_bytes += bytes.size();
+            next.push_back({ns, std::move(n.belief)});
+          }
         }
-        Frame child = open_frame(c.key);  // may invalidate f when pushed
-        stack.push_back(std::move(child));
-        continue;
-      }
-      if (f.action_open) close_action(f);
-      if (f.next_action < f.action_count) {
-        f.children = expand(f.key, f.next_action);
-        f.next_child = 0;
-        f.acc = {f_.zero(), f_.zero()};
-        f.action_open = true;
-        continue;
-      }
-      // the node is complete
-      if (memo_.size() >= options_.max_nodes)
-        throw GameTooLarge(where_, estimate_game_size(game_, horizon_), options_.max_nodes);
-      auto [it, inserted] = memo_.emplace(std::move(f.key), std::move(f.entry));
-      stats_.distinct_keys = memo_.size();
-      stack.pop_back();
-      if (stack.empty()) return it->second;
-      fold_child(stack.back(), it->second);
-    }
-  }
-
-  /// The allowed pairs at a node, and the children of one of them.
-  const std::vector<MessagePair>& actions(const Key& k) const { return game_.verifier->allowed(k.sigma); }
-  std::vector<Child> expand(const Key& k, std::size_t action) const {
-    const auto& pair = actions(k).at(action);
-    return children(*game_.mechanism, k, pair, game_.verifier->next(k.sigma, action));
-  }
-
-private:
-  /// A node under evaluation: max over actions of Σ (or max) over the children of each action.
-  struct Frame {
-    Key key;
-    Entry entry;                  // starts as the leaf ("stop") value
-    std::size_t action_count = 0;  // 0 at the horizon or when no pair is allowed
-    std::size_t next_action = 0;
-    bool action_open = false;
-    std::vector<Child> children;   // of the open action
-    std::size_t next_child = 0;
-    std::array<Value, 2> acc;      // the open action's value so far
-  };
-
-  Frame open_frame(const Key& k) const {
-    const Rational p0 = mass(k.belief[0]), p1 = mass(k.belief[1]);
-    Frame f{k, Entry{{f_.leaf(p0, p1), f_.leaf(p1, p0)}, {-1, -1}}, 0, 0, false, {}, 0, {f_.zero(), f_.zero()}};
-    if (k.rounds > 0) f.action_count = actions(k).size();
-    return f;
-  }
-
-  void fold_child(Frame& f, const Entry& child) {
-    const Rational& z = f.children[f.next_child].z;
-    for (int d = 0; d < 2; ++d) f_.combine(f.acc[d], child.value[d], z);
-    ++f.next_child;
-  }
-
-  /// Compares the finished action with the best so far. Stopping is dominated (A.4) but offered:
-  /// with ties it wins, which keeps witnesses short.
-  void close_action(Frame& f) {
-    const std::size_t i = f.next_action;
-    for (int d = 0; d < 2; ++d) {
-      if constexpr (F::ordered) {
-        if (f.acc[d] > f.entry.value[d]) {
-          f.entry.value[d] = std::move(f.acc[d]);
-          f.entry.action[d] = static_cast<int>(i);
-        }
-      } else {
-        // PL values: the pointwise maximum; stopping is dominated, so start from the first action
-        f.entry.value[d] = i == 0 ? std::move(f.acc[d]) : max(f.entry.value[d], f.acc[d]);
       }
     }
-    f.action_open = false;
-    f.children.clear();
-    ++f.next_action;
+    out.keys.push_back(next.size());
+    out.bytes_per_key = next.empty() ? 0 : static_cast<double>(key_bytes) / static_cast<double>(next.size());
+    level = std::move(next);
+    if (level.empty()) break;
   }
+  return out;
+}
 
-  const Game& game_;
-  F f_;
-  EngineOptions options_;
-  const char* where_;
-  unsigned horizon_ = 0;
-  EngineStats stats_;
-  std::unordered_map<Key, Entry, KeyHash> memo_;
+std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
+  return a > std::numeric_limits<std::uint64_t>::max() - b ? std::numeric_limits<std::uint64_t>::max() : a + b;
+}
+
+/// Σ over the levels with at least one round left (t < horizon) of the measured or extrapolated
+/// key counts. Later levels grow by the smallest factor among the last four measured ones, so a
+/// mechanism whose growth is already slowing is not extrapolated at its early rate.
+std::uint64_t extrapolate(const LevelCounts& c, unsigned horizon) {
+  std::uint64_t total = 0;
+  for (unsigned t = 0; t < horizon && t < c.keys.size(); ++t) total = saturating_add(total, c.keys[t]);
+  if (c.keys.size() >= horizon) return total;
+  double growth = 1e300;
+  for (std::size_t t = c.keys.size() - 1; t >= 1 && t + 4 >= c.keys.size(); --t)
+    growth = std::min(growth, static_cast<double>(c.keys[t]) / static_cast<double>(std::max<std::uint64_t>(c.keys[t - 1], 1)));
+  if (growth > 1e299) growth = 1;
+  double level = static_cast<double>(c.keys.back());
+  for (auto t = static_cast<unsigned>(c.keys.size()); t < horizon; ++t) {
+    level *= growth;
+    if (level >= 1.8e19) return std::numeric_limits<std::uint64_t>::max();
+    total = saturating_add(total, static_cast<std::uint64_t>(level));
+  }
+  return total;
+}
+
+/// Memory of one memo entry: header, key, value, a hash slot at load ≤ 3/4.
+constexpr double entry_overhead_bytes = 32 + 16 + 11;
+
+// ------------------------------------------------------------------ preparation
+
+struct Prepared {
+  CompiledGame game;
+  std::uint64_t estimate = 0;
 };
 
-/// Builds the optimal adversary of direction d from the memo (B.2), collecting the event S.
-void extract(Solver<HockeyStickAt>& solver, const Key& k, const Rational& z, unsigned d, Adversary& adv,
-             std::size_t node, View& view, Witness& w) {
-  const auto& e = solver.solve(k);
-  if (e.action[d] < 0) {
-    const Rational m0 = z * mass(k.belief[0]), m1 = z * mass(k.belief[1]);
+Prepared prepare(const Game& game, const EngineOptions& options, const char* where) {
+  game.validate();
+  const unsigned horizon = options.horizon.value_or(game.horizon);
+  if (horizon == 0) throw Error(where, "horizon", "0", "the horizon must be at least 1");
+  Prepared p;
+  const LevelCounts counts = first_levels(game, horizon);
+  p.estimate = extrapolate(counts, horizon);
+  if (p.estimate > options.max_nodes)
+    throw GameTooLarge(where, p.estimate, options.max_nodes, "distinct belief pairs (estimated from the growth of its first levels)");
+  const double bytes = static_cast<double>(p.estimate) * (counts.bytes_per_key + entry_overhead_bytes);
+  if (bytes > static_cast<double>(options.max_bytes))
+    throw GameTooLarge(where, bytes >= 1.8e19 ? std::numeric_limits<std::uint64_t>::max() : static_cast<std::uint64_t>(bytes), options.max_bytes,
+                       "bytes of memo (estimated from the growth of its first levels)", "max_bytes", "--max-memory");
+  CompileOptions co;
+  co.horizon = horizon;
+  co.reduce = options.reduce;
+  co.max_states = options.max_nodes;
+  const auto start = std::chrono::steady_clock::now();
+  double last = 0;
+  if (options.progress)
+    co.on_depth = [&](unsigned depth, std::uint64_t states) {
+      const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (t < 2.0 || t - last < 1.0) return;
+      last = t;
+      EngineProgress pr;
+      pr.phase = "explore";
+      pr.seconds = t;
+      pr.keys = states;
+      pr.keys_by_rounds.assign(depth + 1, 0);
+      pr.keys_by_rounds[depth] = states;
+      pr.estimate = p.estimate;
+      options.progress(pr);
+    };
+  p.game = compile_game(game, co);
+  return p;
+}
+
+void check_lambda(const char* where, const Rational& lambda) {
+  if (sgn(lambda) < 0) throw Error(where, "lambda", to_string(lambda), "lambda = e^epsilon must be non-negative");
+}
+void check_delta(const char* where, const Rational& delta) {
+  if (sgn(delta) < 0 || delta > 1) throw Error(where, "delta", to_string(delta), "delta must lie in [0, 1]");
+}
+unsigned long integer_alpha(const char* where, const Rational& alpha) {
+  if (alpha.get_den() != 1 || alpha < 2 || !alpha.get_num().fits_ulong_p())
+    throw Error(where, "alpha", to_string(alpha), "the exact moment needs an integer alpha >= 2");
+  return alpha.get_num().get_ui();
+}
+
+/// The value at the root with @p rounds left, rescaled to the initial laws.
+template <class F>
+std::array<typename F::Value, 2> root_value(Solver<F>& s, const Game& game, unsigned rounds) {
+  Node n;
+  Rational z;
+  root_node(game, s.game(), rounds, n, z);
+  auto v = s.solve(n);
+  return {s.functional().scale(v.value[0], z), s.functional().scale(v.value[1], z)};
+}
+
+// ------------------------------------------------------------------ witnesses
+
+/// Builds the optimal adversary of direction d below node @p n (with scale @p z) from the memo
+/// (B.2), collecting the event S.
+void extract(Solver<HockeyStickAt>& s, const Node& n, const Rational& z, unsigned d, Adversary& adv, std::size_t at, View& view, Witness& w,
+             std::uint64_t limit) {
+  const CompiledGame& g = s.game();
+  const auto v = s.lookup(n);
+  if (v.action[d] < 0) {
+    const Rational m0 = z * n.mass(0), m1 = z * n.mass(1);
     const Rational& own = d == 0 ? m0 : m1;
     const Rational& other = d == 0 ? m1 : m0;
-    if (own > solver.functional().lambda * other) {
+    if (own > s.functional().lambda * other) {
       w.event.push_back(view);
       w.probability_world0 += m0;
       w.probability_world1 += m1;
     }
     return;
   }
-  const auto action = static_cast<std::size_t>(e.action[d]);
-  adv.set_send(node, solver.actions(k).at(action));
-  for (const auto& c : solver.expand(k, action)) {
-    if (adv.nodes().size() >= solver.max_nodes())
-      throw GameTooLarge("witness", estimate_game_size(solver.game(), solver.horizon()), solver.max_nodes(),
-                         "nodes of the witness's decision tree");
-    std::size_t child = adv.add_node(std::nullopt);
-    adv.set_child(node, c.answer, child);
-    view.push_back(c.answer);
-    extract(solver, c.key, z * c.z, d, adv, child, view, w);
+  const auto action = static_cast<std::uint32_t>(v.action[d]);
+  adv.set_send(at, g.pairs[n.sigma][action]);
+  std::vector<RawChild> raws;
+  expand_action(g, n, action, raws);
+  Node child;
+  Rational cz;
+  for (const RawChild& raw : raws) {
+    if (adv.nodes().size() >= limit) throw GameTooLarge("witness", adv.nodes().size(), limit, "nodes of the witness's decision tree");
+    canonicalise(raw, n.rounds - 1, g.verifier_next[n.sigma][action], child, cz);
+    const std::size_t c = adv.add_node(std::nullopt);
+    adv.set_child(at, raw.answer, c);
+    view.push_back(raw.answer);
+    extract(s, child, z * cz, d, adv, c, view, w, limit);
     view.pop_back();
   }
 }
 
-Witness witness_from(Solver<HockeyStickAt>& solver, unsigned rounds, unsigned direction) {
+Witness witness_from(Solver<HockeyStickAt>& s, const Game& game, unsigned rounds, unsigned direction, std::uint64_t limit) {
   Witness w;
   w.direction = direction;
-  w.lambda = solver.functional().lambda;
+  w.lambda = s.functional().lambda;
   w.rounds = rounds;
+  Node n;
+  Rational z;
+  root_node(game, s.game(), rounds, n, z);
+  s.solve(n);
   View view;
-  extract(solver, solver.root(rounds), Solver<HockeyStickAt>::root_scale(), direction, w.adversary, 0, view, w);
+  extract(s, n, z, direction, w.adversary, 0, view, w, limit);
   std::sort(w.event.begin(), w.event.end());
   return w;
 }
 
-void check_lambda(const char* where, const Rational& lambda) {
-  if (sgn(lambda) < 0) throw Error(where, "lambda", to_string(lambda), "lambda = e^epsilon must be non-negative");
-}
-
-std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) {
-  if (a != 0 && b > std::numeric_limits<std::uint64_t>::max() / a) return std::numeric_limits<std::uint64_t>::max();
-  return a * b;
-}
-
-}  // namespace
-
-std::uint64_t estimate_game_size(const Game& game, unsigned horizon) {
-  game.validate();
-  const auto& ver = *game.verifier;
-  const auto& pairs = ver.allowed(ver.initial_state());
-  std::uint64_t answers = 1;
-  for (const auto& pair : pairs) {
-    std::map<AnswerId, int> seen;
-    for (int b = 0; b < 2; ++b)
-      for (const auto& [s, p] : game.initial[b])
-        for (const auto& t : game.mechanism->step(s, b == 0 ? pair.world0 : pair.world1)) seen[t.answer] = 1;
-    answers = std::max<std::uint64_t>(answers, seen.size());
+/// A witness at the fewest rounds t ≤ T at which δ(λ) > δ (iterative deepening on one memo; keys
+/// carry the rounds left, so the runs share subtrees). δ(λ) is non-decreasing in the horizon (the
+/// adversary may stop), so the caller asks only when the full horizon violates.
+Witness shortest_violation(Solver<HockeyStickAt>& s, const Game& game, const Rational& delta, std::uint64_t limit) {
+  for (unsigned t = 1; t <= s.horizon(); ++t) {
+    const auto v = root_value(s, game, t);
+    if (v[0] <= delta && v[1] <= delta) continue;
+    return witness_from(s, game, t, v[1] > v[0] ? 1u : 0u, limit);
   }
-  const std::uint64_t branching = saturating_mul(std::max<std::uint64_t>(pairs.size(), 1), answers);
-  std::uint64_t total = 1, level = 1;
-  const auto top = std::numeric_limits<std::uint64_t>::max();
-  for (unsigned t = 1; t <= horizon; ++t) {
-    level = saturating_mul(level, branching);
-    total = total > top - level ? top : total + level;
-  }
-  return total;
+  throw Error("find_violation", "horizon", std::to_string(s.horizon()), "no violation below the horizon although the horizon violates");
 }
 
-HockeyStickResult worst_case_hockey_stick(const Game& game, const Rational& lambda, const EngineOptions& options) {
-  check_lambda("worst_case_hockey_stick", lambda);
-  Solver<HockeyStickAt> s(game, HockeyStickAt{lambda}, options, "worst_case_hockey_stick");
-  const auto& e = s.solve(s.root(s.horizon()));
-  const Rational z = Solver<HockeyStickAt>::root_scale();
-  return {Rational(z * e.value[0]), Rational(z * e.value[1]), s.stats()};
-}
+// ------------------------------------------------------------------ the kinds
 
-ProfileResult worst_case_profile(const Game& game, const EngineOptions& options) {
-  Solver<ProfileFunctional> s(game, ProfileFunctional{}, options, "worst_case_profile");
-  const auto& e = s.solve(s.root(s.horizon()));
-  const Rational z = Solver<ProfileFunctional>::root_scale();
-  return {PrivacyProfile(scaled(e.value[0], z), scaled(e.value[1], z)), s.stats()};
-}
-
-DirectionalResult worst_case_renyi_moment(const Game& game, unsigned long alpha, const EngineOptions& options) {
-  if (alpha < 2) throw Error("worst_case_renyi_moment", "alpha", std::to_string(alpha), "the exact moment needs an integer alpha >= 2");
-  Solver<RenyiFunctional> s(game, RenyiFunctional{alpha}, options, "worst_case_renyi_moment");
-  const auto& e = s.solve(s.root(s.horizon()));
-  const ExtendedRational z(Solver<RenyiFunctional>::root_scale());
-  return {z * e.value[0], z * e.value[1], s.stats()};
-}
-
-std::vector<NodeRenyiMoment> worst_case_renyi_moment_at(const Game& game, const std::vector<GameHistory>& histories,
-                                                        unsigned long alpha, const EngineOptions& options) {
-  const char* where = "worst_case_renyi_moment_at";
-  if (alpha < 2) throw Error(where, "alpha", std::to_string(alpha), "the exact moment needs an integer alpha >= 2");
-  Solver<RenyiFunctional> s(game, RenyiFunctional{alpha}, options, where);
+std::vector<NodeRenyiMoment> renyi_at(Solver<RenyiFunctional>& s, const Game& game, const std::vector<GameHistory>& histories,
+                                      const char* where) {
+  const CompiledGame& g = s.game();
   std::vector<NodeRenyiMoment> out;
   out.reserve(histories.size());
   for (std::size_t i = 0; i < histories.size(); ++i) {
@@ -450,7 +441,7 @@ std::vector<NodeRenyiMoment> worst_case_renyi_moment_at(const Game& game, const 
       const auto it = std::find(allowed.begin(), allowed.end(), pair);
       if (it == allowed.end()) {
         const auto& ms = game.mechanism->messages();
-        auto name = [&](MessageId m) { return m < ms.size() ? ms[m] : "#" + std::to_string(m); };
+        auto name = [&](MessageId x) { return x < ms.size() ? ms[x] : "#" + std::to_string(x); };
         throw Error(where, field + "[" + std::to_string(t) + "]", name(pair.world0) + "/" + name(pair.world1),
                     "the verifier does not allow this pair here");
       }
@@ -465,161 +456,163 @@ std::vector<NodeRenyiMoment> worst_case_renyi_moment_at(const Game& game, const 
     NodeRenyiMoment r;
     for (int b = 0; b < 2; ++b)
       for (const auto& [st, p] : m[b]) r.likelihood[b] += p;
-    const Rational z = r.likelihood[0] + r.likelihood[1];
-    if (sgn(z) == 0) throw Error(where, field, "likelihood 0", "the history is unreachable in both worlds");
-    Key k{sigma, static_cast<unsigned>(s.horizon() - h.size()), {}};
-    for (int b = 0; b < 2; ++b)
+    if (sgn(r.likelihood[0] + r.likelihood[1]) == 0) throw Error(where, field, "likelihood 0", "the history is unreachable in both worlds");
+    const auto rounds = static_cast<unsigned>(s.horizon() - h.size());
+    RawChild raw;
+    for (int b = 0; b < 2; ++b) {
+      std::map<std::uint32_t, Rational> byclass;
       for (const auto& [st, p] : m[b])
-        if (sgn(p) != 0) k.belief[b].emplace_back(st, p / z);
-    const auto& e = s.solve(k);
-    r.moment.forward = ExtendedRational(z) * e.value[0];
-    r.moment.backward = ExtendedRational(z) * e.value[1];
+        if (sgn(p) != 0) byclass[g.class_at(rounds, st)] += p;
+      for (auto& [c, p] : byclass) raw.belief[b].emplace_back(c, std::move(p));
+    }
+    Node n;
+    Rational z;
+    canonicalise(raw, rounds, g.verifier_local.at(sigma), n, z);
+    const auto v = s.solve(n);
+    r.moment.forward = s.functional().scale(v.value[0], z);
+    r.moment.backward = s.functional().scale(v.value[1], z);
     r.moment.stats = s.stats();
     out.push_back(std::move(r));
   }
   return out;
 }
 
-DirectionalResult worst_case_ratio(const Game& game, const EngineOptions& options) {
-  Solver<RatioFunctional> s(game, RatioFunctional{}, options, "worst_case_ratio");
-  const auto& e = s.solve(s.root(s.horizon()));
-  return {e.value[0], e.value[1], s.stats()};
-}
-
-namespace {
-
-/// Depth-first over the oblivious sequences: @p layer maps each normalised belief pair (rounds and
-/// verifier state are common to the layer) to its total weight.
-/// The view masses (world 0, world 1) of one oblivious sequence, merged by belief pair.
-using LeafMasses = std::vector<std::pair<Rational, Rational>>;
-
-void oblivious_search(const Game& game, const EngineOptions& options, VerifierState sigma, unsigned rounds,
-                      const std::map<std::array<Belief, 2>, Rational>& layer, const std::function<void(const LeafMasses&)>& at_leaf,
-                      EngineStats& stats) {
-  const auto& acts = game.verifier->allowed(sigma);
-  if (rounds == 0 || acts.empty()) {
-    LeafMasses masses;
-    for (const auto& [beliefs, w] : layer) masses.emplace_back(w * mass(beliefs[0]), w * mass(beliefs[1]));
-    at_leaf(masses);
-    return;
-  }
-  for (std::size_t i = 0; i < acts.size(); ++i) {
-    const VerifierState next = game.verifier->next(sigma, i);
-    std::map<std::array<Belief, 2>, Rational> out;
-    for (const auto& [beliefs, w] : layer) {
-      if (++stats.nodes_visited > options.max_nodes)
-        throw GameTooLarge("worst_case_profile_oblivious", estimate_game_size(game, options.horizon.value_or(game.horizon)),
-                           options.max_nodes, "belief expansions over the oblivious sequences");
-      const Key k{sigma, rounds, beliefs};
-      for (auto& c : children(*game.mechanism, k, acts[i], next)) out[std::move(c.key.belief)] += w * c.z;
-    }
-    stats.distinct_keys = std::max<std::uint64_t>(stats.distinct_keys, out.size());
-    oblivious_search(game, options, next, rounds - 1, out, at_leaf, stats);
+ExtendedRational least_lambda_iterated(const Prepared& p, const Game& game, const Rational& delta, const EngineOptions& options) {
+  Rational lambda = 1;
+  for (;;) {
+    Solver<HockeyStickAt> s(p.game, HockeyStickAt{lambda}, options, "least_lambda_by_iteration", p.estimate);
+    const auto v = root_value(s, game, s.horizon());
+    if (v[0] <= delta && v[1] <= delta) return ExtendedRational(lambda);
+    const unsigned b = v[1] > v[0] ? 1u : 0u;
+    const Witness w = witness_from(s, game, s.horizon(), b, options.max_nodes);
+    const Rational& a = b == 0 ? w.probability_world0 : w.probability_world1;
+    const Rational& c = b == 0 ? w.probability_world1 : w.probability_world0;
+    if (sgn(c) == 0) return ExtendedRational::infinity();  // catastrophic mass above δ
+    lambda = (a - delta) / c;
   }
 }
 
-/// Runs @p at_leaf on the view masses of every oblivious pair sequence of the game's horizon.
-EngineStats for_each_oblivious_sequence(const Game& game, const EngineOptions& options,
-                                        const std::function<void(const LeafMasses&)>& at_leaf) {
-  game.validate();
-  const unsigned horizon = options.horizon.value_or(game.horizon);
-  std::array<Belief, 2> root;
-  for (int b = 0; b < 2; ++b) {
-    std::map<StateId, Rational> m;
-    for (const auto& [s, p] : game.initial[b]) m[s] += p;
-    for (auto& [s, p] : m) root[b].emplace_back(s, p / 2);
-  }
-  EngineStats stats;
-  oblivious_search(game, options, game.verifier->initial_state(), horizon, {{root, Rational(2)}}, at_leaf, stats);
-  return stats;
+ClaimCheck check_claim(const Prepared& p, const Game& game, const Rational& lambda, const Rational& delta, const EngineOptions& options) {
+  Solver<HockeyStickAt> s(p.game, HockeyStickAt{lambda}, options, "check_approximate_dp", p.estimate);
+  ClaimCheck c;
+  c.horizon = s.horizon();
+  const auto v = root_value(s, game, s.horizon());
+  c.delta_forward = v[0];
+  c.delta_backward = v[1];
+  c.holds = v[0] <= delta && v[1] <= delta;
+  if (!c.holds) c.witness = shortest_violation(s, game, delta, options.max_nodes);
+  c.stats = s.stats();
+  return c;
 }
 
 }  // namespace
 
-ProfileResult worst_case_profile_oblivious(const Game& game, const EngineOptions& options) {
-  // the initial "curves" are the identity pair's profile (1 − λ)⁺, below every view pair's
-  PiecewiseLinear forward = PiecewiseLinear::from_trusted_pieces({{Rational(0), Rational(1), Rational(-1)}, {Rational(1), Rational(0), Rational(0)}});
-  PiecewiseLinear backward = forward;
-  EngineStats stats = for_each_oblivious_sequence(game, options, [&](const LeafMasses& masses) {
-    const PrivacyLoss loss = PrivacyLoss::from_masses(masses, "oblivious views");
-    forward = max(forward, directional_profile(loss));
-    backward = max(backward, directional_profile(loss.swapped()));
-  });
-  return {PrivacyProfile(forward, backward), stats};
-}
-
-DirectionalResult worst_case_renyi_moment_oblivious(const Game& game, unsigned long alpha, const EngineOptions& options) {
-  if (alpha < 2)
-    throw Error("worst_case_renyi_moment_oblivious", "alpha", std::to_string(alpha), "the exact moment needs an integer alpha >= 2");
-  const RenyiFunctional f{alpha};
-  DirectionalResult r;
-  r.stats = for_each_oblivious_sequence(game, options, [&](const LeafMasses& masses) {
-    ExtendedRational fwd, bwd;
-    for (const auto& [p, q] : masses) {
-      fwd = fwd + f.leaf(p, q);
-      bwd = bwd + f.leaf(q, p);
+GameAnswer solve(const Game& game, const GameQuestion& q, const EngineOptions& options) {
+  using K = GameQuantity;
+  if (q.adversaries == Adversaries::oblivious) {
+    switch (q.quantity) {
+      case K::profile: return oblivious_profile(game, options);
+      case K::renyi_moment: return oblivious_renyi_moment(game, integer_alpha("worst_case_renyi_moment_oblivious", q.alpha), options);
+      case K::ratio: return oblivious_ratio(game, options);
+      default: throw Error("solve_game", "adversaries", "oblivious", "oblivious adversaries are offered for the profile, the Renyi moment and the ratio only");
     }
-    r.forward = std::max(r.forward, fwd);
-    r.backward = std::max(r.backward, bwd);
-  });
-  return r;
-}
-
-DirectionalResult worst_case_ratio_oblivious(const Game& game, const EngineOptions& options) {
-  const RatioFunctional f;
-  DirectionalResult r;
-  r.stats = for_each_oblivious_sequence(game, options, [&](const LeafMasses& masses) {
-    for (const auto& [p, q] : masses) {
-      r.forward = std::max(r.forward, f.leaf(p, q));
-      r.backward = std::max(r.backward, f.leaf(q, p));
+  }
+  switch (q.quantity) {
+    case K::hockey_stick: {
+      check_lambda("worst_case_hockey_stick", q.lambda);
+      const Prepared p = prepare(game, options, "worst_case_hockey_stick");
+      Solver<HockeyStickAt> s(p.game, HockeyStickAt{q.lambda}, options, "worst_case_hockey_stick", p.estimate);
+      auto v = root_value(s, game, s.horizon());
+      return HockeyStickResult{std::move(v[0]), std::move(v[1]), s.stats()};
     }
-  });
-  return r;
+    case K::profile: {
+      const Prepared p = prepare(game, options, "worst_case_profile");
+      Solver<ProfileFunctional> s(p.game, ProfileFunctional{}, options, "worst_case_profile", p.estimate);
+      auto v = root_value(s, game, s.horizon());
+      return ProfileResult{PrivacyProfile(std::move(v[0]), std::move(v[1])), s.stats()};
+    }
+    case K::renyi_moment: {
+      const unsigned long alpha = integer_alpha("worst_case_renyi_moment", q.alpha);
+      const Prepared p = prepare(game, options, "worst_case_renyi_moment");
+      Solver<RenyiFunctional> s(p.game, RenyiFunctional{alpha}, options, "worst_case_renyi_moment", p.estimate);
+      auto v = root_value(s, game, s.horizon());
+      return DirectionalResult{std::move(v[0]), std::move(v[1]), s.stats()};
+    }
+    case K::renyi_moment_at: {
+      const char* where = "worst_case_renyi_moment_at";
+      const unsigned long alpha = integer_alpha(where, q.alpha);
+      const Prepared p = prepare(game, options, where);
+      Solver<RenyiFunctional> s(p.game, RenyiFunctional{alpha}, options, where, p.estimate);
+      return renyi_at(s, game, q.histories, where);
+    }
+    case K::renyi_moment_certified: {
+      const char* where = "worst_case_renyi_moment_certified";
+      if (q.alpha <= 1) throw Error(where, "alpha", to_string(q.alpha), "the Renyi order alpha must exceed 1");
+      const Prepared p = prepare(game, options, where);
+      Solver<CertifiedRenyiFunctional> s(p.game, CertifiedRenyiFunctional{q.alpha, q.precision}, options, where, p.estimate);
+      auto v = root_value(s, game, s.horizon());
+      CertifiedDirectionalResult r;
+      r.forward = CertifiedMoment{v[0].infinite, v[0].enclosure};
+      r.backward = CertifiedMoment{v[1].infinite, v[1].enclosure};
+      r.stats = s.stats();
+      return r;
+    }
+    case K::ratio: {
+      const Prepared p = prepare(game, options, "worst_case_ratio");
+      Solver<RatioFunctional> s(p.game, RatioFunctional{}, options, "worst_case_ratio", p.estimate);
+      auto v = root_value(s, game, s.horizon());
+      return DirectionalResult{std::move(v[0]), std::move(v[1]), s.stats()};
+    }
+    case K::least_lambda: {
+      check_delta("worst_case_least_lambda", q.delta);
+      auto copy = q;
+      copy.quantity = K::profile;
+      return std::get<ProfileResult>(solve(game, copy, options)).profile.least_lambda(q.delta);
+    }
+    case K::least_lambda_iterated: {
+      check_delta("least_lambda_by_iteration", q.delta);
+      const Prepared p = prepare(game, options, "least_lambda_by_iteration");
+      return least_lambda_iterated(p, game, q.delta, options);
+    }
+    case K::witness: {
+      check_lambda("worst_case_adversary", q.lambda);
+      if (q.direction > 1) throw Error("worst_case_adversary", "direction", std::to_string(q.direction), "direction must be 0 or 1");
+      const Prepared p = prepare(game, options, "worst_case_adversary");
+      Solver<HockeyStickAt> s(p.game, HockeyStickAt{q.lambda}, options, "worst_case_adversary", p.estimate);
+      return witness_from(s, game, s.horizon(), q.direction, options.max_nodes);
+    }
+    case K::claim: {
+      check_lambda("check_approximate_dp", q.lambda);
+      check_delta("check_approximate_dp", q.delta);
+      const Prepared p = prepare(game, options, "check_approximate_dp");
+      return check_claim(p, game, q.lambda, q.delta, options);
+    }
+    case K::violation: {
+      check_lambda("find_violation", q.lambda);
+      check_delta("find_violation", q.delta);
+      const Prepared p = prepare(game, options, "find_violation");
+      ClaimCheck c = check_claim(p, game, q.lambda, q.delta, options);
+      return std::move(c.witness);
+    }
+  }
+  throw Error("solve_game", "quantity", std::to_string(static_cast<int>(q.quantity)), "unknown quantity");
 }
 
-CertifiedDirectionalResult worst_case_renyi_moment_certified(const Game& game, const Rational& alpha, const EngineOptions& options,
-                                                             Precision precision) {
-  if (alpha <= 1)
-    throw Error("worst_case_renyi_moment_certified", "alpha", to_string(alpha), "the Renyi order alpha must exceed 1");
-  Solver<CertifiedRenyiFunctional> s(game, CertifiedRenyiFunctional{alpha, precision}, options, "worst_case_renyi_moment_certified");
-  const auto& e = s.solve(s.root(s.horizon()));
-  const Rational z = Solver<CertifiedRenyiFunctional>::root_scale();
-  CertifiedDirectionalResult r;
-  const CertifiedRenyiFunctional& f = s.functional();
-  auto out = [&](const CertifiedValue& v) { return CertifiedMoment{v.infinite, f.scale(v, z).enclosure}; };
-  r.forward = out(e.value[0]);
-  r.backward = out(e.value[1]);
-  r.stats = s.stats();
-  return r;
+}  // namespace engine_detail
+
+GameAnswer solve_game(const Game& game, const GameQuestion& question, const EngineOptions& options) {
+  return engine_detail::solve(game, question, options);
+}
+
+std::uint64_t estimate_game_size(const Game& game, unsigned horizon) {
+  game.validate();
+  return engine_detail::extrapolate(engine_detail::first_levels(game, horizon), horizon);
 }
 
 std::uint64_t peak_resident_kib() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
   return static_cast<std::uint64_t>(u.ru_maxrss);
-}
-
-ExtendedRational worst_case_least_lambda(const Game& game, const Rational& delta, const EngineOptions& options) {
-  if (sgn(delta) < 0 || delta > 1) throw Error("worst_case_least_lambda", "delta", to_string(delta), "delta must lie in [0, 1]");
-  return worst_case_profile(game, options).profile.least_lambda(delta);
-}
-
-ExtendedRational least_lambda_by_iteration(const Game& game, const Rational& delta, const EngineOptions& options) {
-  if (sgn(delta) < 0 || delta > 1) throw Error("least_lambda_by_iteration", "delta", to_string(delta), "delta must lie in [0, 1]");
-  Rational lambda = 1;
-  for (;;) {
-    Solver<HockeyStickAt> s(game, HockeyStickAt{lambda}, options, "least_lambda_by_iteration");
-    const auto& e = s.solve(s.root(s.horizon()));
-    const Rational z = Solver<HockeyStickAt>::root_scale();
-    const Rational d0 = z * e.value[0], d1 = z * e.value[1];
-    if (d0 <= delta && d1 <= delta) return ExtendedRational(lambda);
-    const unsigned b = d1 > d0 ? 1u : 0u;
-    const Witness w = witness_from(s, s.horizon(), b);
-    const Rational& a = b == 0 ? w.probability_world0 : w.probability_world1;
-    const Rational& c = b == 0 ? w.probability_world1 : w.probability_world0;
-    if (sgn(c) == 0) return ExtendedRational::infinity();  // catastrophic mass above δ
-    lambda = (a - delta) / c;
-  }
 }
 
 TradeOffEnvelope tradeoff_envelope(const PrivacyProfile& profile) {
@@ -645,54 +638,6 @@ std::string Witness::describe(const Game& game) const {
   os << "P[" << game.world_names[1] << "](S) = " << to_string(probability_world1) << "\n";
   os << "P[" << own << "](S) - " << to_string(lambda) << " * P[" << other << "](S) = " << to_string(delta()) << "\n";
   return os.str();
-}
-
-Witness worst_case_adversary(const Game& game, const Rational& lambda, unsigned direction, const EngineOptions& options) {
-  check_lambda("worst_case_adversary", lambda);
-  if (direction > 1) throw Error("worst_case_adversary", "direction", std::to_string(direction), "direction must be 0 or 1");
-  Solver<HockeyStickAt> s(game, HockeyStickAt{lambda}, options, "worst_case_adversary");
-  return witness_from(s, s.horizon(), direction);
-}
-
-namespace {
-/// Iterative deepening on one memo (keys carry the rounds left, so the runs share subtrees).
-std::optional<Witness> shortest_violation(Solver<HockeyStickAt>& s, const Rational& delta) {
-  const Rational z = Solver<HockeyStickAt>::root_scale();
-  for (unsigned t = 1; t <= s.horizon(); ++t) {
-    const auto& e = s.solve(s.root(t));
-    const Rational d0 = z * e.value[0], d1 = z * e.value[1];
-    if (d0 <= delta && d1 <= delta) continue;
-    return witness_from(s, t, d1 > d0 ? 1u : 0u);
-  }
-  return std::nullopt;
-}
-
-void check_claim(const char* where, const Rational& lambda, const Rational& delta) {
-  check_lambda(where, lambda);
-  if (sgn(delta) < 0 || delta > 1) throw Error(where, "delta", to_string(delta), "delta must lie in [0, 1]");
-}
-}  // namespace
-
-std::optional<Witness> find_violation(const Game& game, const Rational& lambda, const Rational& delta,
-                                      const EngineOptions& options) {
-  check_claim("find_violation", lambda, delta);
-  Solver<HockeyStickAt> s(game, HockeyStickAt{lambda}, options, "find_violation");
-  return shortest_violation(s, delta);
-}
-
-ClaimCheck check_approximate_dp(const Game& game, const Rational& lambda, const Rational& delta, const EngineOptions& options) {
-  check_claim("check_approximate_dp", lambda, delta);
-  Solver<HockeyStickAt> s(game, HockeyStickAt{lambda}, options, "check_approximate_dp");
-  ClaimCheck c;
-  c.horizon = s.horizon();
-  c.witness = shortest_violation(s, delta);
-  const auto& e = s.solve(s.root(s.horizon()));
-  const Rational z = Solver<HockeyStickAt>::root_scale();
-  c.delta_forward = z * e.value[0];
-  c.delta_backward = z * e.value[1];
-  c.holds = !c.witness.has_value();
-  c.stats = s.stats();
-  return c;
 }
 
 }  // namespace exactdp

@@ -26,27 +26,61 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 namespace exactdp {
 
-/// Limits of a run, passed explicitly (STYLE.md: no globals).
+/// What a long search reports about itself (EngineOptions::progress).
+struct EngineProgress {
+  const char* phase = "search";  ///< "explore" (the mechanism, before the search) or "search"
+  double seconds = 0;            ///< since the run started
+  std::uint64_t keys = 0;        ///< memo entries so far (distinct belief pairs)
+  /// memo entries by rounds left (index r), so the levels the search has reached can be shown
+  std::vector<std::uint64_t> keys_by_rounds;
+  double keys_per_second = 0;
+  std::uint64_t bytes = 0;       ///< the memo's memory (key and value arenas and tables)
+  std::uint64_t estimate = 0;    ///< the up-front estimate of the memo entries (0 if none)
+};
+
+/// Limits, switches and hooks of a run, passed explicitly (STYLE.md: no globals).
 struct EngineOptions {
   /// Rounds to play; std::nullopt: the game's own horizon.
   std::optional<unsigned> horizon;
-  /// Most distinct belief pairs (memo entries) a run may create before it is refused with
-  /// exactdp::GameTooLarge.
-  std::uint64_t max_nodes = 2'000'000;
+  /// Most distinct belief pairs (memo entries) a run may create; a game whose up-front estimate
+  /// (estimate_game_size) exceeds it is refused before the search, and a run that reaches it is
+  /// stopped, both with exactdp::GameTooLarge (`--max-nodes`).
+  std::uint64_t max_nodes = 50'000'000;
+  /// The memory budget of the memo in bytes, enforced like max_nodes on the estimate and during
+  /// the run (`--max-memory`, in MiB on the command line). Default 8 GiB.
+  std::uint64_t max_bytes = std::uint64_t(8) << 30;
+  /// Worker threads of the search; 0: all cores. Values and witnesses do not depend on it.
+  unsigned threads = 0;
+  /// Reduce the game before the search: merge mechanism states by horizon-bounded bisimulation,
+  /// drop duplicate message pairs and stop at nodes whose value no continuation can change
+  /// (compiled_game.hpp). Values and witnesses do not depend on it; off only to test it.
+  bool reduce = true;
+  /// Called about once a second, from one worker at a time, once a run has lasted two seconds.
+  /// The library never prints; the command line installs a printer.
+  std::function<void(const EngineProgress&)> progress;
 };
 
-/// Counters of one run (the `--stats` of the command line).
+/// Counters of one run (the `--stats` of the command line). The node counts are the same
+/// whatever the thread count.
 struct EngineStats {
-  std::uint64_t nodes_visited = 0;  ///< node values requested (root and every child)
-  std::uint64_t distinct_keys = 0;  ///< distinct normalised belief pairs evaluated (memo entries)
-  std::uint64_t cache_hits = 0;     ///< requests answered from the memo
+  std::uint64_t nodes_visited = 0;  ///< node values requested (root and every child, leaves included)
+  /// distinct canonical belief pairs memoised. Nodes valued without search (no rounds left, no
+  /// allowed pair, or one world without mass) are counted in nodes_visited but not memoised.
+  std::uint64_t distinct_keys = 0;
+  std::uint64_t cache_hits = 0;        ///< requests answered from the memo
+  std::uint64_t memo_bytes = 0;        ///< memory of the memo (arenas and hash tables), bytes
+  std::uint64_t mechanism_states = 0;  ///< mechanism states explored within the horizon
+  std::uint64_t state_classes = 0;     ///< Σ over rounds left of the bisimulation classes
+  std::uint64_t estimate = 0;          ///< the up-front estimate of distinct_keys (estimate_game_size)
 };
 
 /// The refusal of a game larger than EngineOptions::max_nodes. Carries the up-front estimate of
@@ -57,8 +91,11 @@ public:
   /// @param estimate  the estimated size (see estimate_game_size)
   /// @param limit     the limit that was exceeded (EngineOptions::max_nodes)
   /// @param what      what exceeded the limit (default: distinct belief pairs of the game)
+  /// @param field     the EngineOptions field that sets the limit
+  /// @param flag      the command-line flag that sets it
   GameTooLarge(const std::string& where, std::uint64_t estimate, std::uint64_t limit,
-               const std::string& what = "distinct belief pairs");
+               const std::string& what = "distinct belief pairs", const std::string& field = "max_nodes",
+               const std::string& flag = "--max-nodes");
   std::uint64_t estimate() const { return estimate_; }
   std::uint64_t limit() const { return limit_; }
 
@@ -66,11 +103,12 @@ private:
   std::uint64_t estimate_, limit_;
 };
 
-/// An estimate, computed without running the game, of the number of nodes of the game tree up to
-/// @p horizon without memoisation: Σ_{t ≤ T} b^t with b = (allowed pairs at the root) × (distinct
-/// answers of those pairs from the initial states), saturating at UINT64_MAX. The branching is
-/// measured at the root only, so it is an estimate, not a bound. Memoisation usually evaluates far
-/// fewer nodes; the engine enforces EngineOptions::max_nodes on the nodes it actually evaluates.
+/// An estimate of the number of memo entries (distinct canonical belief pairs with at least one
+/// round left) of the game up to @p horizon rounds, measured from the growth of its first levels:
+/// the levels are enumerated exactly while they stay small (a fraction of a second), and each
+/// later level is extrapolated from the last measured growth factor. It is an estimate, not a
+/// bound: memoisation and the end of a mechanism's horizon often make later levels grow slower.
+/// Saturates at UINT64_MAX. Reads the mechanism on the calling thread.
 std::uint64_t estimate_game_size(const Game& game, unsigned horizon);
 
 /// sup_A H_λ in both directions at one λ (THEOREMS.md B.2).
@@ -85,7 +123,7 @@ struct HockeyStickResult {
 /// The worst-case hockey-stick divergence at @p lambda over all adaptive adversaries, exact
 /// (BI-δ, THEOREMS.md B.2). Preconditions: λ ≥ 0; a valid game (exactdp::Error otherwise).
 /// Throws exactdp::GameTooLarge beyond options.max_nodes.
-HockeyStickResult worst_case_hockey_stick(const Game& game, const Rational& lambda, const EngineOptions& options = {});
+inline HockeyStickResult worst_case_hockey_stick(const Game& game, const Rational& lambda, const EngineOptions& options = {});
 
 /// The full worst-case profile and its stats.
 struct ProfileResult {
@@ -97,7 +135,7 @@ struct ProfileResult {
 /// [0, ∞) (BI over PL functions, THEOREMS.md B.3): each is the upper envelope of the H_λ curves of
 /// all deterministic adversaries, convex, non-increasing, with value 1 at λ = 0.
 /// Feeds least_lambda (B.6: PrivacyProfile::least_lambda) and the trade-off envelope (B.7).
-ProfileResult worst_case_profile(const Game& game, const EngineOptions& options = {});
+inline ProfileResult worst_case_profile(const Game& game, const EngineOptions& options = {});
 
 /// Both directional worst-case profiles over **oblivious** adversaries: the message-pair sequence
 /// (allowed by the verifier) is fixed in advance, and the view is the whole answer history
@@ -107,7 +145,7 @@ ProfileResult worst_case_profile(const Game& game, const EngineOptions& options 
 /// agree, so the merge is a sufficient-statistic merge). Always ≤ worst_case_profile pointwise.
 /// stats.nodes_visited counts belief expansions; refused with exactdp::GameTooLarge when they
 /// exceed options.max_nodes.
-ProfileResult worst_case_profile_oblivious(const Game& game, const EngineOptions& options = {});
+inline ProfileResult worst_case_profile_oblivious(const Game& game, const EngineOptions& options = {});
 
 /// A pair of possibly infinite directional values and the run's stats.
 struct DirectionalResult {
@@ -119,7 +157,7 @@ struct DirectionalResult {
 /// sup_A Φ_α(V₀‖V₁) and sup_A Φ_α(V₁‖V₀) for an integer α ≥ 2 (BI-Rényi, THEOREMS.md B.4),
 /// exact, +∞ where some adversary reaches a view of positive mass in one world and zero in the
 /// other. The RDP level is ε(α) = ln(max)/(α − 1). Precondition: α ≥ 2 (exactdp::Error).
-DirectionalResult worst_case_renyi_moment(const Game& game, unsigned long alpha, const EngineOptions& options = {});
+inline DirectionalResult worst_case_renyi_moment(const Game& game, unsigned long alpha, const EngineOptions& options = {});
 
 /// A game node named by its history from the root: the message pairs sent and the answers
 /// received, in order (THEOREMS.md B.1).
@@ -147,7 +185,7 @@ struct NodeRenyiMoment {
 /// Preconditions (exactdp::Error naming the history otherwise): α ≥ 2; each history is at most
 /// the horizon long, sends only pairs the verifier allows at that point, and has positive
 /// likelihood in at least one world. Throws exactdp::GameTooLarge beyond options.max_nodes.
-std::vector<NodeRenyiMoment> worst_case_renyi_moment_at(const Game& game, const std::vector<GameHistory>& histories,
+inline std::vector<NodeRenyiMoment> worst_case_renyi_moment_at(const Game& game, const std::vector<GameHistory>& histories,
                                                         unsigned long alpha, const EngineOptions& options = {});
 
 /// A certified enclosure of a possibly infinite Rényi moment.
@@ -172,19 +210,19 @@ struct CertifiedDirectionalResult {
 /// Preconditions: α > 1 (exactdp::Error otherwise). For integer α prefer the exact routine.
 /// @param game  a valid game  @param alpha  the order α > 1  @param options  limits
 /// @param precision  MPFI working precision in bits
-CertifiedDirectionalResult worst_case_renyi_moment_certified(const Game& game, const Rational& alpha,
+inline CertifiedDirectionalResult worst_case_renyi_moment_certified(const Game& game, const Rational& alpha,
                                                              const EngineOptions& options = {}, Precision precision = 128);
 
 /// sup over **oblivious** adversaries (the pair sequence fixed in advance, as in
 /// worst_case_profile_oblivious) of Φ_α(V₀‖V₁) and Φ_α(V₁‖V₀), integer α ≥ 2, exact. Always
 /// ≤ worst_case_renyi_moment. @param game  a valid game  @param alpha  α ≥ 2  @param options  limits
-DirectionalResult worst_case_renyi_moment_oblivious(const Game& game, unsigned long alpha, const EngineOptions& options = {});
+inline DirectionalResult worst_case_renyi_moment_oblivious(const Game& game, unsigned long alpha, const EngineOptions& options = {});
 
 /// The pure-DP ratio over oblivious adversaries. It equals worst_case_ratio (every view an adaptive
 /// adversary reaches is reached by the oblivious adversary sending that view's pair sequence),
 /// which makes it an independent check of the engine. @param game  a valid game
 /// @param options  limits
-DirectionalResult worst_case_ratio_oblivious(const Game& game, const EngineOptions& options = {});
+inline DirectionalResult worst_case_ratio_oblivious(const Game& game, const EngineOptions& options = {});
 
 /// The process's peak resident set size so far in KiB (getrusage ru_maxrss on Linux), the "peak
 /// memory" of `--stats`. It covers the whole process, not one engine run.
@@ -193,18 +231,18 @@ std::uint64_t peak_resident_kib();
 /// The pure-DP ratio in both directions (THEOREMS.md B.5): max over views reachable by any
 /// adversary of V₀(h)/V₁(h) (forward) and V₁(h)/V₀(h) (backward), +∞ if some view has mass in one
 /// world only. The game is ln γ-DP up to the horizon iff γ ≥ max().
-DirectionalResult worst_case_ratio(const Game& game, const EngineOptions& options = {});
+inline DirectionalResult worst_case_ratio(const Game& game, const EngineOptions& options = {});
 
 /// e^{PrivLoss(δ)} (THEOREMS.md B.6): the least λ ≥ 1 with sup_A H_λ ≤ δ in both directions, an
 /// exact rational, or +∞ when δ is below the catastrophic mass. Solved on the exact PL profile
 /// (worst_case_profile(...).profile.least_lambda(δ)). Precondition: 0 ≤ δ ≤ 1.
-ExtendedRational worst_case_least_lambda(const Game& game, const Rational& delta, const EngineOptions& options = {});
+inline ExtendedRational worst_case_least_lambda(const Game& game, const Rational& delta, const EngineOptions& options = {});
 
 /// The same λ by the Newton iteration of B.6 over BI-δ runs (an independent route used to
 /// cross-check the PL profile): from λ = 1, adopt the line a − λ′c of the violating direction's
 /// optimal adversary (a = P_b(S_b), c = P_{1−b}(S_b)) and move to its root (a − δ)/c. Each iterate is
 /// at most the answer and adopts a different adversary piece, so it terminates exactly.
-ExtendedRational least_lambda_by_iteration(const Game& game, const Rational& delta, const EngineOptions& options = {});
+inline ExtendedRational least_lambda_by_iteration(const Game& game, const Rational& delta, const EngineOptions& options = {});
 
 /// The trade-off envelope (THEOREMS.md B.7): the tightest f with T(V₀^A, V₁^A) ≥ f for every
 /// adversary A, computed from the backward profile by TradeOff::from_profile, and the same for
@@ -236,7 +274,7 @@ struct Witness {
 
 /// The optimal adversary at @p lambda in @p direction up to the horizon (B.2), as a witness.
 /// Preconditions: λ ≥ 0, direction ∈ {0, 1}.
-Witness worst_case_adversary(const Game& game, const Rational& lambda, unsigned direction,
+inline Witness worst_case_adversary(const Game& game, const Rational& lambda, unsigned direction,
                              const EngineOptions& options = {});
 
 /// The verdict on a claim "(ln λ, δ)-DP against adaptive adversaries up to the horizon".
@@ -252,14 +290,150 @@ struct ClaimCheck {
 /// Checks "(ln λ, δ)-DP up to the horizon" (δ = 0: pure ln λ-DP) with one shared memo: the exact
 /// δ(λ) in both directions at the full horizon, and when δ(λ) > δ the witness of find_violation
 /// (fewest rounds). Preconditions: λ ≥ 0, 0 ≤ δ ≤ 1 (exactdp::Error otherwise).
-ClaimCheck check_approximate_dp(const Game& game, const Rational& lambda, const Rational& delta,
+inline ClaimCheck check_approximate_dp(const Game& game, const Rational& lambda, const Rational& delta,
                                 const EngineOptions& options = {});
 
 /// Refutes the claim "(ln λ, δ)-DP up to the horizon": std::nullopt if δ(λ) ≤ δ; otherwise a
 /// witness with P_b(S) − λ·P_{1−b}(S) > δ found at the fewest rounds t ≤ T at which the claim
 /// already fails (iterative deepening on one shared memo), in the direction with the larger
 /// violation at that t. Preconditions: λ ≥ 0, 0 ≤ δ ≤ 1 (exactdp::Error otherwise).
-std::optional<Witness> find_violation(const Game& game, const Rational& lambda, const Rational& delta,
+inline std::optional<Witness> find_violation(const Game& game, const Rational& lambda, const Rational& delta,
                                       const EngineOptions& options = {});
+
+// ------------------------------------------------------------------ the one entry point
+
+/// The adversaries a worst case is taken over (THEOREMS.md A.4 taxonomy).
+enum class Adversaries {
+  adaptive,   ///< every adaptive deterministic adversary (backward induction, B.1–B.7)
+  oblivious,  ///< the pair sequence fixed in advance (forward propagation over the sequences)
+};
+
+/// What solve_game computes. Each kind names the fields of GameQuestion it reads and the
+/// alternative of GameAnswer it returns.
+enum class GameQuantity {
+  hockey_stick,            ///< sup_A H_λ both directions at `lambda` (B.2) → HockeyStickResult
+  profile,                 ///< both profiles on [0, ∞) (B.3) → ProfileResult
+  renyi_moment,            ///< sup_A Φ_α, integer `alpha` ≥ 2, exact (B.4) → DirectionalResult
+  renyi_moment_at,         ///< W^b(h) at each of `histories`, integer `alpha` (B.4) → std::vector<NodeRenyiMoment>
+  renyi_moment_certified,  ///< sup_A Φ_α, rational `alpha` > 1, at `precision` (B.4) → CertifiedDirectionalResult
+  ratio,                   ///< the pure-DP ratio (B.5) → DirectionalResult
+  least_lambda,            ///< least λ with δ(λ) ≤ `delta`, on the PL profile (B.6) → ExtendedRational
+  least_lambda_iterated,   ///< the same λ by the Newton iteration of B.6 over BI-δ runs → ExtendedRational
+  witness,                 ///< the optimal adversary at `lambda` in `direction` (B.2) → Witness
+  claim,                   ///< "(ln `lambda`, `delta`)-DP": δ(λ) and a shortest witness when refuted → ClaimCheck
+  violation,               ///< a shortest witness of δ(λ) > `delta`, if any → std::optional<Witness>
+};
+
+/// A question to the engine: what to compute and over which adversaries.
+struct GameQuestion {
+  GameQuantity quantity = GameQuantity::hockey_stick;
+  /// Oblivious adversaries are offered for profile, renyi_moment and ratio only.
+  Adversaries adversaries = Adversaries::adaptive;
+  Rational lambda = 1;              ///< λ = e^ε ≥ 0 (hockey_stick, witness, claim, violation)
+  Rational delta = 0;               ///< δ ∈ [0, 1] (least_lambda*, claim, violation)
+  Rational alpha = 2;               ///< the Rényi order (renyi_*)
+  Precision precision = 128;        ///< MPFI bits (renyi_moment_certified)
+  unsigned direction = 0;           ///< b ∈ {0, 1} (witness)
+  std::vector<GameHistory> histories;  ///< renyi_moment_at
+};
+
+/// The answer of solve_game: the alternative named by GameQuantity.
+using GameAnswer = std::variant<HockeyStickResult, ProfileResult, DirectionalResult, std::vector<NodeRenyiMoment>,
+                                CertifiedDirectionalResult, ExtendedRational, Witness, ClaimCheck, std::optional<Witness>>;
+
+/// The engine's one entry point: compiles @p game to the horizon (explores and reduces it,
+/// compiled_game.hpp), estimates its size and refuses it with exactdp::GameTooLarge if the
+/// estimate exceeds options.max_nodes or options.max_bytes, then answers @p question by the
+/// memoised backward induction on options.threads workers (THEOREMS.md B.1–B.7). Values and
+/// witnesses are exact and do not depend on the thread count or on options.reduce.
+/// Preconditions (exactdp::Error naming the field otherwise): those of the kind (λ ≥ 0,
+/// 0 ≤ δ ≤ 1, α ≥ 2 integer for the exact moments, α > 1 for the certified one, direction ≤ 1).
+GameAnswer solve_game(const Game& game, const GameQuestion& question, const EngineOptions& options = {});
+
+// ------------------------------------------------------------------ the named entry points (thin wrappers)
+
+namespace engine_detail {
+template <class T>
+T ask(const Game& game, GameQuestion q, const EngineOptions& options) {
+  return std::get<T>(solve_game(game, q, options));
+}
+inline GameQuestion question(GameQuantity k, Adversaries a = Adversaries::adaptive) {
+  GameQuestion q;
+  q.quantity = k;
+  q.adversaries = a;
+  return q;
+}
+}  // namespace engine_detail
+
+inline HockeyStickResult worst_case_hockey_stick(const Game& game, const Rational& lambda, const EngineOptions& options) {
+  auto q = engine_detail::question(GameQuantity::hockey_stick);
+  q.lambda = lambda;
+  return engine_detail::ask<HockeyStickResult>(game, std::move(q), options);
+}
+inline ProfileResult worst_case_profile(const Game& game, const EngineOptions& options) {
+  return engine_detail::ask<ProfileResult>(game, engine_detail::question(GameQuantity::profile), options);
+}
+inline ProfileResult worst_case_profile_oblivious(const Game& game, const EngineOptions& options) {
+  return engine_detail::ask<ProfileResult>(game, engine_detail::question(GameQuantity::profile, Adversaries::oblivious), options);
+}
+inline DirectionalResult worst_case_renyi_moment(const Game& game, unsigned long alpha, const EngineOptions& options) {
+  auto q = engine_detail::question(GameQuantity::renyi_moment);
+  q.alpha = Rational(alpha);
+  return engine_detail::ask<DirectionalResult>(game, std::move(q), options);
+}
+inline std::vector<NodeRenyiMoment> worst_case_renyi_moment_at(const Game& game, const std::vector<GameHistory>& histories,
+                                                               unsigned long alpha, const EngineOptions& options) {
+  auto q = engine_detail::question(GameQuantity::renyi_moment_at);
+  q.alpha = Rational(alpha);
+  q.histories = histories;
+  return engine_detail::ask<std::vector<NodeRenyiMoment>>(game, std::move(q), options);
+}
+inline CertifiedDirectionalResult worst_case_renyi_moment_certified(const Game& game, const Rational& alpha,
+                                                                    const EngineOptions& options, Precision precision) {
+  auto q = engine_detail::question(GameQuantity::renyi_moment_certified);
+  q.alpha = alpha;
+  q.precision = precision;
+  return engine_detail::ask<CertifiedDirectionalResult>(game, std::move(q), options);
+}
+inline DirectionalResult worst_case_renyi_moment_oblivious(const Game& game, unsigned long alpha, const EngineOptions& options) {
+  auto q = engine_detail::question(GameQuantity::renyi_moment, Adversaries::oblivious);
+  q.alpha = Rational(alpha);
+  return engine_detail::ask<DirectionalResult>(game, std::move(q), options);
+}
+inline DirectionalResult worst_case_ratio_oblivious(const Game& game, const EngineOptions& options) {
+  return engine_detail::ask<DirectionalResult>(game, engine_detail::question(GameQuantity::ratio, Adversaries::oblivious), options);
+}
+inline DirectionalResult worst_case_ratio(const Game& game, const EngineOptions& options) {
+  return engine_detail::ask<DirectionalResult>(game, engine_detail::question(GameQuantity::ratio), options);
+}
+inline ExtendedRational worst_case_least_lambda(const Game& game, const Rational& delta, const EngineOptions& options) {
+  auto q = engine_detail::question(GameQuantity::least_lambda);
+  q.delta = delta;
+  return engine_detail::ask<ExtendedRational>(game, std::move(q), options);
+}
+inline ExtendedRational least_lambda_by_iteration(const Game& game, const Rational& delta, const EngineOptions& options) {
+  auto q = engine_detail::question(GameQuantity::least_lambda_iterated);
+  q.delta = delta;
+  return engine_detail::ask<ExtendedRational>(game, std::move(q), options);
+}
+inline Witness worst_case_adversary(const Game& game, const Rational& lambda, unsigned direction, const EngineOptions& options) {
+  auto q = engine_detail::question(GameQuantity::witness);
+  q.lambda = lambda;
+  q.direction = direction;
+  return engine_detail::ask<Witness>(game, std::move(q), options);
+}
+inline ClaimCheck check_approximate_dp(const Game& game, const Rational& lambda, const Rational& delta, const EngineOptions& options) {
+  auto q = engine_detail::question(GameQuantity::claim);
+  q.lambda = lambda;
+  q.delta = delta;
+  return engine_detail::ask<ClaimCheck>(game, std::move(q), options);
+}
+inline std::optional<Witness> find_violation(const Game& game, const Rational& lambda, const Rational& delta,
+                                             const EngineOptions& options) {
+  auto q = engine_detail::question(GameQuantity::violation);
+  q.lambda = lambda;
+  q.delta = delta;
+  return engine_detail::ask<std::optional<Witness>>(game, std::move(q), options);
+}
 
 }  // namespace exactdp
