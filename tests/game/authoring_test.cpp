@@ -157,7 +157,7 @@ TEST(Authoring, RejectsInvalidInput) {
   EXPECT_THROW(make(InitialStates<int>::per_world(0, 1), R::pairs({{"a", "b"}}), {}, 1), Error);                           // not shared
   EXPECT_THROW(make(InitialStates<int>::shared(0), R::pairs({{"a", "b"}, {"a", "b"}}), {}, 1), Error);                     // repeated pair
   EXPECT_THROW(make(InitialStates<int>::shared_law({{0, q(1, 2)}}), R::pairs({{"a", "b"}}), {}, 1), Error);                 // law sums to 1/2
-  EXPECT_THROW(make(InitialStates<int>::shared(0), R::automaton("s", {{"s", {{{"a", "b"}, "t"}}}}), {}, 1), Error);        // unknown next
+  EXPECT_THROW(make(InitialStates<int>::shared(0), R::with_automaton("s", {{"s", {{{"a", "b"}, "t"}}}}), {}, 1), Error);        // unknown next
 }
 
 struct Pt {

@@ -31,6 +31,7 @@
 #include "exactdp/core/error.hpp"
 #include "exactdp/core/limits.hpp"
 #include "exactdp/game/game.hpp"
+#include "exactdp/game/neighbour_relation.hpp"
 #include "exactdp/mechanism/interactive.hpp"
 #include "exactdp/numeric/rational.hpp"
 
@@ -47,53 +48,6 @@
 #include <vector>
 
 namespace exactdp {
-
-/// A neighbouring relation written with message names: the `"neighbours"` object of a spec file
-/// (spec/mechanisms/README.md; THEOREMS.md A.7). It becomes a Verifier once the message alphabet
-/// is known (verifier()).
-///
-/// * static: the worlds x ∼ x′ differ only in their initial state and every message is sent
-///   identically to both (f_∼, HSV §3.1);
-/// * pairs: any allowed pair (m₀, m₁) at every step, at most `max_differing` non-identical ones in
-///   total (PairsVerifier);
-/// * automaton: an explicit finite automaton over pairs (AutomatonVerifier).
-struct NeighbourRelation {
-  /// Which of the three forms.
-  enum class Type { static_worlds, pairs, automaton };
-  /// A message pair by name: world 0 receives `world0`, world 1 receives `world1`.
-  using Pair = std::pair<std::string, std::string>;
-  /// One edge of an automaton state: sending `pair` moves to the state named `next`.
-  struct Edge {
-    Pair pair;
-    std::string next;
-  };
-
-  Type type = Type::static_worlds;
-  std::array<std::string, 2> worlds{"x", "x'"};  ///< static: the two worlds' names
-  std::vector<Pair> allowed;                     ///< pairs: the allowed pairs
-  std::optional<unsigned> max_differing;         ///< pairs: k, or no limit
-  std::string initial;                           ///< automaton: the initial state
-  std::vector<std::pair<std::string, std::vector<Edge>>> states;  ///< automaton: state → edges
-
-  /// Static neighbours with worlds named @p x and @p x_prime (distinct).
-  static NeighbourRelation static_worlds(std::string x, std::string x_prime);
-  /// Pair neighbours: @p allowed pairs (non-empty, distinct), at most @p max_differing
-  /// non-identical pairs in total (std::nullopt: no limit; 1: event-level).
-  static NeighbourRelation pairs(std::vector<Pair> allowed, std::optional<unsigned> max_differing = std::nullopt);
-  /// An automaton over pairs starting in @p initial.
-  static NeighbourRelation automaton(std::string initial, std::vector<std::pair<std::string, std::vector<Edge>>> states);
-
-  /// The messages the relation names, in first-seen order (part of the alphabet).
-  std::vector<std::string> messages() const;
-  /// The two worlds' names in a Game: the static worlds, or "world 0" and "world 1".
-  std::array<std::string, 2> world_names() const;
-  /// Checks the relation (distinct worlds, non-empty and distinct pairs, known automaton states,
-  /// no `"*"` as a message); throws exactdp::Error naming @p where, the field and the value.
-  void validate(const std::string& where) const;
-  /// The verifier over @p mechanism's alphabet. Throws exactdp::Error (naming @p where) when a
-  /// pair names a message outside the alphabet.
-  std::shared_ptr<const Verifier> verifier(const InteractiveMechanism& mechanism, const std::string& where) const;
-};
 
 /// The initial law of each world, over state values (THEOREMS.md B.1: π^b at the root). Static
 /// neighbours give one law per world (in the order of NeighbourRelation::worlds); pair and
@@ -284,7 +238,7 @@ Mechanism Mechanism::from_step(Step step, const InitialStates<State>& initial, N
       options.progress(order.size(), order.size() - i - 1);
   }
   std::vector<std::string> names(order.size());
-  for (StateId s : order) names[s] = show ? show(mech->state(s)) : "s" + std::to_string(s);
+  for (StateId s : order) names[s] = show ? show(mech->state(s)) : std::string("s").append(std::to_string(s));
   game.mechanism = mech;
   game.verifier = neighbours.verifier(*mech, name);
   return assemble(std::move(game), std::move(neighbours), std::move(order), std::move(names), std::move(expanded));

@@ -57,7 +57,7 @@ Json neighbours_json(const NeighbourRelation& n) {
     }
     case NeighbourRelation::Type::automaton: {
       Json states = Json::object();
-      for (const auto& [s, edges] : n.states) {
+      for (const auto& [s, edges] : n.automaton) {
         Json list = Json::array();
         for (const auto& e : edges) list.push_back(Json{{"pair", pair(e.pair)}, {"next", e.next}});
         states[s] = std::move(list);
@@ -118,7 +118,7 @@ NeighbourRelation relation_of(const Game& game, const SpecWriteOptions& options)
   const auto& v = *game.verifier;
   if (dynamic_cast<const StaticVerifier*>(&v)) return NeighbourRelation::static_worlds(game.world_names[0], game.world_names[1]);
   const auto* named = dynamic_cast<const AutomatonVerifier*>(&v);
-  auto name = [&](VerifierState s) { return named ? named->state_name(s) : "v" + std::to_string(s); };
+  auto name = [&](VerifierState s) { return named ? named->state_name(s) : std::string("v").append(std::to_string(s)); };
   const auto& ms = game.mechanism->messages();
   std::vector<VerifierState> order{v.initial_state()};
   std::set<VerifierState> seen{v.initial_state()};
@@ -137,7 +137,7 @@ NeighbourRelation relation_of(const Game& game, const SpecWriteOptions& options)
     }
     states.emplace_back(name(s), std::move(edges));
   }
-  return NeighbourRelation::automaton(name(v.initial_state()), std::move(states));
+  return NeighbourRelation::with_automaton(name(v.initial_state()), std::move(states));
 }
 
 }  // namespace
@@ -176,7 +176,7 @@ std::string write_spec(const Game& game, const SpecWriteOptions& options) {
   for (StateId s : l.states) distinct.insert(m.state_name(s));
   const bool own_names = distinct.size() == l.states.size();
   for (std::size_t i = 0; i < l.states.size(); ++i)
-    l.names[l.states[i]] = own_names ? m.state_name(l.states[i]) : "s" + std::to_string(i);
+    l.names[l.states[i]] = own_names ? m.state_name(l.states[i]) : std::string("s").append(std::to_string(i));
   l.neighbours = relation_of(game, options);
   return write(game, l, options, false);
 }
