@@ -19,7 +19,8 @@ import os
 from decimal import Decimal
 from fractions import Fraction
 
-from ._core import _check_spec_json, _profile_spec_json
+from ._core import _check_spec_json, _check_spec_text_json, _profile_spec_json, _profile_spec_text_json
+from .mechanism import Mechanism
 
 
 def _text(x, field):
@@ -55,6 +56,9 @@ def _convert(entry, keys):
 def profile(spec, lambdas=(), deltas=(), alphas=(), horizon=None, max_nodes=2_000_000, adversary="adaptive"):
     """The worst case over every adversary up to the horizon, as ``exactdp profile SPEC --json``.
 
+    ``spec`` is a spec file's path or an ``exactdp.Mechanism`` (its ``to_spec()`` text goes through
+    the same parser and engine).
+
     ``lambdas``: values of lambda = e^epsilon (>= 1) at which to report delta (entries of ``"at"``);
     ``deltas``: values of delta for the least lambda (``"least_lambda"``); ``alphas``: Renyi orders
     (integers exact, others certified); ``adversary``: "adaptive", "sequential" or "oblivious".
@@ -67,7 +71,12 @@ def profile(spec, lambdas=(), deltas=(), alphas=(), horizon=None, max_nodes=2_00
     alphas = [_text(x, "alphas") for x in alphas]
     if not (lambdas or deltas or alphas):
         lambdas = ["1"]
-    r = json.loads(_profile_spec_json(os.fspath(spec), lambdas, deltas, alphas, horizon or 0, max_nodes, adversary))
+    if isinstance(spec, Mechanism):
+        text = _profile_spec_text_json(spec._for_horizon(horizon), _source(spec), lambdas, deltas, alphas, horizon or 0,
+                                       max_nodes, adversary)
+    else:
+        text = _profile_spec_json(os.fspath(spec), lambdas, deltas, alphas, horizon or 0, max_nodes, adversary)
+    r = json.loads(text)
     if "pure" in r:
         _convert(r["pure"], ("ratio", "ratio_forward", "ratio_backward"))
     for e in r.get("at", []):
@@ -85,20 +94,36 @@ def profile(spec, lambdas=(), deltas=(), alphas=(), horizon=None, max_nodes=2_00
 def check(spec, lam=None, epsilon=None, delta=0, horizon=None, max_nodes=2_000_000):
     """Decides "(epsilon, delta)-DP against every adaptive adversary up to the horizon", as ``exactdp check``.
 
-    Give the claim as ``lam`` (lambda = e^epsilon, exact) or ``epsilon`` (a real epsilon is decided
-    through rational lambdas on either side of e^epsilon). Returns a dict with ``verdict`` ("holds"
+    ``spec`` is a spec file's path or an ``exactdp.Mechanism`` (its ``to_spec()`` text goes through
+    the same parser and engine). Give the claim as ``lam`` (lambda = e^epsilon, exact) or
+    ``epsilon`` (a real epsilon is decided through rational lambdas on either side of e^epsilon).
+    Returns a dict with ``verdict`` ("holds"
     or "refuted"), the exact ``delta`` reached (and ``delta_forward``, ``delta_backward``),
     ``horizon``, and for a refuted claim ``witness`` (the adversary as a decision tree, the event,
     ``probability_world0`` and ``probability_world1`` as Fractions) and ``witness_text`` (the
     command line's rendering).
     """
+    return _check(spec, lam, epsilon, delta, horizon, max_nodes, minimal=False)
+
+
+def _source(mechanism):
+    """How errors in an authored mechanism's spec text name it."""
+    return f"<mechanism {mechanism.name!r}>"
+
+
+def _check(spec, lam, epsilon, delta, horizon, max_nodes, minimal):
+    """check(), and with ``minimal`` the shrunk witness and its short account (for exactdp.testing)."""
     if (lam is None) == (epsilon is None):
         raise TypeError("check() takes exactly one of lam (lambda = e^epsilon) or epsilon")
-    r = json.loads(_check_spec_json(os.fspath(spec), "" if lam is None else _text(lam, "lam"),
-                                    "" if epsilon is None else _text(epsilon, "epsilon"), _text(delta, "delta"),
-                                    horizon or 0, max_nodes))
+    claim = ("" if lam is None else _text(lam, "lam"), "" if epsilon is None else _text(epsilon, "epsilon"), _text(delta, "delta"))
+    if isinstance(spec, Mechanism):
+        text = _check_spec_text_json(spec._for_horizon(horizon), _source(spec), *claim, horizon or 0, max_nodes, minimal)
+    else:
+        text = _check_spec_json(os.fspath(spec), *claim, horizon or 0, max_nodes, minimal)
+    r = json.loads(text)
     _convert(r, ("delta", "delta_forward", "delta_backward", "lambda_used"))
     _convert(r["claim"], ("lambda", "epsilon", "delta"))
-    if "witness" in r:
-        _convert(r["witness"], ("lambda", "delta", "probability_world0", "probability_world1"))
+    for key in ("witness", "minimal_witness"):
+        if key in r:
+            _convert(r[key], ("lambda", "delta", "probability_world0", "probability_world1"))
     return r
