@@ -321,21 +321,20 @@ class Mechanism:
                 continue
             per_message = []
             for msg in self.messages:
-                where = f"step({sname}, {mn(msg)})"
                 try:
                     law = step(value, msg)
                 except Error:
                     raise
                 except Exception as e:
-                    raise _error(name, where, "", f"the step function raised {type(e).__name__}: {e}") from e
+                    raise _error(name, _where(sname, mn(msg)), "", f"the step function raised {type(e).__name__}: {e}") from e
                 if law is None:
                     if not allow_invalid:
-                        raise _error(name, where, "None",
+                        raise _error(name, _where(sname, mn(msg)), "None",
                                      "the step function returned no law; return {(answer, next_state): p}, or pass "
                                      "missing_rules='invalid' to answer \"invalid\" (the state stays) where it returns None")
                     per_message.append(None)
                     continue
-                per_message.append(self._read_law(law, where, depth[i] + 1, discover))
+                per_message.append(self._read_law(law, sname, msg, depth[i] + 1, discover))
             rules.append(per_message)
             expanded.append(True)
             i += 1
@@ -360,24 +359,45 @@ class Mechanism:
             print(f"exactdp: explored {name!r}: {len(states)} states in {time.monotonic() - started:.1f} s",
                   file=sys.stderr, flush=True)
 
-    def _read_law(self, law, where, next_depth, discover):
+    def _read_law(self, law, sname, msg, next_depth, discover):
+        """One step's law, validated, in canonical order: [(answer, next index, Fraction)].
+
+        The hot loop of an exploration: error texts are built only when there is an error."""
         name = self.name
-        if not isinstance(law, Mapping):
-            raise _error(name, where, _short(law), "the step function must return a dict {(answer, next_state): probability}")
-        an, sn = self._answer_names, self._state_names
-        total = Fraction(0)
+        where = lambda: _where(sname, self._message_names(msg))  # noqa: E731
+        if type(law) is not dict and not isinstance(law, Mapping):
+            raise _error(name, where(), _short(law), "the step function must return a dict {(answer, next_state): probability}")
+        answer_name, state_name = self._answer_names.by_value.get, self._state_names.by_value.get
         entries = []
+        numerators, denominator, same_denominator = 0, None, True
         for key, p in law.items():
-            if not isinstance(key, tuple) or len(key) != 2:
-                raise _error(name, where, _short(key), "each key of the law is a pair (answer, next_state)")
-            q = _probability(p, name, f"{where}[{_short(key)}]")
-            total += q
-            if q == 0:
+            if type(key) is not tuple or len(key) != 2:
+                raise _error(name, where(), _short(key), "each key of the law is a pair (answer, next_state)")
+            q = p if type(p) is Fraction else _probability(p, name, f"{where()}[{_short(key)}]")
+            num, den = q.numerator, q.denominator  # a Fraction keeps its sign in the numerator
+            if num < 0:
+                raise _error(name, f"{where()}[{_short(key)}]", str(q), "probabilities must be non-negative")
+            if num == 0:
                 continue
+            if denominator is None:
+                denominator = den
+            elif den != denominator:
+                same_denominator = False
+            numerators += num
             answer, nxt = key
-            entries.append((an(answer, where + " answer"), sn(nxt, where + " next state"), answer, nxt, q))
+            try:
+                a = answer_name(answer) or self._answer_names(answer, where() + " answer")
+                n = state_name(nxt) or self._state_names(nxt, where() + " next state")
+            except TypeError:  # an unhashable value: the slow path names it
+                a = self._answer_names(answer, where() + " answer")
+                n = self._state_names(nxt, where() + " next state")
+            entries.append((a, n, answer, nxt, q))
+        if same_denominator and denominator is not None:
+            total = Fraction(numerators, denominator)
+        else:
+            total = sum((q for _, _, _, _, q in entries), Fraction(0))
         if total != 1:
-            raise _error(name, where, str(total), "the probabilities of a step must sum to exactly 1")
+            raise _error(name, where(), str(total), "the probabilities of a step must sum to exactly 1")
         # canonical order, so the exploration does not depend on the dict's order (or hash seeds)
         entries.sort(key=lambda e: (e[0], e[1]))
         return [(answer, discover(nxt, next_depth), q) for _, _, answer, nxt, q in entries]
@@ -496,6 +516,10 @@ class Mechanism:
         closed = "" if self.closed else f", explored up to horizon {self._explored_horizon}"
         return (f"<exactdp.Mechanism {self.name!r}: {len(self.states)} states, {len(self.messages)} messages, "
                 f"horizon {self.horizon}, {self._neighbours['type']} neighbours{closed}>")
+
+
+def _where(state_name, message_name):
+    return f"step({state_name}, {message_name})"
 
 
 def progress_due(progress, started, last_report):
