@@ -23,7 +23,8 @@ FILE``, so the verdicts are identical.
 
 **Values.** States, messages and answers are any hashable Python values of these kinds: ``str``,
 ``int``, ``bool``, ``None``, ``Fraction`` (and ``Decimal``), enums, tuples and named tuples,
-frozensets and frozen dataclasses of them. Each gets a canonical name (``canonical_name``), the
+frozensets and frozen dataclasses of them, and values of types that name themselves
+(``__exactdp_name__``). Each gets a canonical name (``canonical_name``), the
 same on every run and under every hash seed. Two different values must not get the same name
 (``0`` and ``"0"`` would): that is an ``exactdp.Error``. Values equal in Python (``1``, ``True``
 and ``Fraction(1)``) are one value. Floats are refused: ``0.1`` is a binary approximation.
@@ -108,6 +109,12 @@ def _canonical(value, top):
         return f"({inner},)" if len(value) == 1 else f"({inner})"
     if isinstance(value, frozenset):
         return "{" + ", ".join(sorted(_canonical(x, False) for x in value)) + "}"
+    hook = getattr(type(value), "__exactdp_name__", None)
+    if hook is not None:  # a type that names its own values (e.g. a noise posterior from a C++ binding)
+        name = hook(value)
+        if not isinstance(name, str):
+            raise TypeError(f"{type(value).__qualname__}.__exactdp_name__ returned {type(name).__name__}, not str")
+        return name
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         if type(value).__hash__ is None:
             raise TypeError(f"{type(value).__qualname__} is not hashable: declare it @dataclass(frozen=True)")
@@ -125,8 +132,10 @@ def canonical_name(value):
     quoted (``repr``) inside containers; ints, bools, ``None`` and Fractions (``"1/3"``) as usual;
     enums as ``Class.MEMBER``; tuples as ``(a, b)``; named tuples and frozen dataclasses as
     ``Class(field=value, ...)`` (the fields that take part in equality); frozensets as ``{a, b}``
-    with their members sorted by canonical name. Raises ``TypeError`` for other types (floats
-    included).
+    with their members sorted by canonical name; a value whose type defines a method
+    ``__exactdp_name__(self) -> str`` by what it returns (the type promises that the name is
+    canonical: equal values, equal names; collisions are still detected). Raises ``TypeError`` for
+    other types (floats included).
 
     >>> canonical_name(("above", 2, frozenset({"b", "a"})))
     "('above', 2, {'a', 'b'})"

@@ -205,6 +205,29 @@ def test_values_of_every_kind_get_canonical_names():
         exactdp.canonical_name(0.5)
 
 
+class Posterior:
+    """A value type that names itself (as a noise posterior bound from C++ would)."""
+
+    def __init__(self, support):
+        self.support = tuple(support)
+
+    def __eq__(self, other):
+        return isinstance(other, Posterior) and other.support == self.support
+
+    def __hash__(self):
+        return hash(self.support)
+
+    def __exactdp_name__(self):
+        return "tau in {" + ",".join(map(str, self.support)) + "}"
+
+
+def test_types_that_name_themselves():
+    def step(p, q):
+        return {("seen", Posterior(p.support[1:] or p.support)): 1}
+    m = build(step, initial={"x": Posterior([0, 1, 2]), "x'": Posterior([1, 2])})
+    assert list(m.to_spec()["mechanism"]["states"]) == ["tau in {0,1,2}", "tau in {1,2}", "tau in {2}"]
+
+
 def budget_server(state, message):
     """A query server with a budget of two answers: each answer is RR₂ of the secret bit; then it halts."""
     bit, used = state

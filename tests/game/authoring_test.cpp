@@ -179,6 +179,33 @@ TEST(Authoring, RefusesStateNamesThatCollide) {
   }
 }
 
+struct Named {
+  int v;
+  friend bool operator==(const Named&, const Named&) = default;
+  std::string to_string() const { return "n" + std::to_string(v); }
+};
+struct NamedHash {
+  std::size_t operator()(const Named& n) const { return std::hash<int>()(n.v); }
+};
+
+TEST(Authoring, StatesAreNamedByShowToStringOrIndex) {
+  auto step = [](const Named& n, const std::string&) { return std::vector<Outcome<Named>>{{Rational(1), "a", Named{1 - n.v}}}; };
+  const auto init = InitialStates<Named>::per_world({0}, {1});
+  const auto rel = NeighbourRelation::static_worlds("x", "y");
+  const Mechanism by_member = Mechanism::from_step<Named, NamedHash>(step, init, rel, {"q"}, 1, "m");
+  EXPECT_EQ(by_member.state_name(by_member.states()[1]), "n1");
+  const Mechanism by_show =
+      Mechanism::from_step<Named, NamedHash>(step, init, rel, {"q"}, 1, "m", {}, [](const Named& n) { return "v=" + std::to_string(n.v); });
+  EXPECT_EQ(by_show.state_name(by_show.states()[0]), "v=0");
+  auto tuple_step = [](const std::pair<int, int>& p, const std::string&) { return std::vector<Outcome<std::pair<int, int>>>{{Rational(1), "a", p}}; };
+  struct PairHash {
+    std::size_t operator()(const std::pair<int, int>& p) const { return std::hash<int>()(p.first * 31 + p.second); }
+  };
+  const Mechanism by_index = Mechanism::from_step<std::pair<int, int>, PairHash>(
+      tuple_step, InitialStates<std::pair<int, int>>::per_world({0, 0}, {0, 1}), rel, {"q"}, 1, "m");
+  EXPECT_EQ(by_index.state_name(by_index.states()[1]), "s1");
+}
+
 // ------------------------------------------------------------------ witnesses and test helpers
 
 /// A buggy "noisy max" over two candidates: the noise is RR₃ on which candidate wins, but the

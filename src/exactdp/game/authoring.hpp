@@ -36,6 +36,7 @@
 #include "exactdp/numeric/rational.hpp"
 
 #include <array>
+#include <concepts>
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -129,9 +130,11 @@ public:
   /// @param horizon    rounds the adversary plays by default (1 … limits::max_horizon)
   /// @param name       for reports and spec files
   /// @param options    exploration limits
+  /// @param show       a state's name (optional; see below)
   ///
-  /// States are named by `operator<<` when State has one (distinct states must print
-  /// differently), by "s0", "s1", … in exploration order otherwise. Throws exactdp::Error (naming
+  /// States are named by @p show when given, else by `operator<<` or a member `to_string()` when
+  /// State has one, else "s0", "s1", … in exploration order; distinct states must get distinct
+  /// names. Throws exactdp::Error (naming
   /// @p name, the field and the value) on an invalid relation or initial law, on a step that is
   /// not a probability law (naming the state and the message), on a message `"*"`, and when more
   /// than options.max_states states are reachable.
@@ -140,7 +143,7 @@ public:
   template <class State, class Hash = std::hash<State>, class Step>
   static Mechanism from_step(Step step, const InitialStates<State>& initial, NeighbourRelation neighbours,
                              std::vector<std::string> alphabet, unsigned horizon, std::string name,
-                             const ExploreOptions& options = {});
+                             const ExploreOptions& options = {}, std::function<std::string(const State&)> show = {});
 
   /// The two-world game (mechanism, verifier, initial laws, horizon).
   const Game& game() const { return game_; }
@@ -188,17 +191,20 @@ private:
 template <class State, class Hash, class Step>
 Mechanism Mechanism::from_step(Step step, const InitialStates<State>& initial, NeighbourRelation neighbours,
                                std::vector<std::string> alphabet, unsigned horizon, std::string name,
-                               const ExploreOptions& options) {
+                               const ExploreOptions& options, std::function<std::string(const State&)> show) {
   alphabet = prepare(name, horizon, std::move(alphabet), neighbours);
   if (neighbours.type != NeighbourRelation::Type::static_worlds && !initial.is_shared())
     throw Error(name, "initial", "", "pair and automaton neighbours start both worlds from one shared initial law (InitialStates::shared)");
-  typename LambdaMechanism<State, Hash>::ShowFunction show;
-  if constexpr (requires(std::ostream& os, const State& s) { os << s; })
-    show = [](const State& s) {
-      std::ostringstream os;
-      os << s;
-      return os.str();
-    };
+  if (!show) {
+    if constexpr (requires(std::ostream& os, const State& s) { os << s; })
+      show = [](const State& s) {
+        std::ostringstream os;
+        os << s;
+        return os.str();
+      };
+    else if constexpr (requires(const State& s) { { s.to_string() } -> std::convertible_to<std::string>; })
+      show = [](const State& s) { return std::string(s.to_string()); };
+  }
   auto mech = std::make_shared<LambdaMechanism<State, Hash>>(
       name, alphabet,
       [step = std::move(step)](const State& s, const std::string& m) -> std::vector<Outcome<State>> { return step(s, m); }, show);
