@@ -50,6 +50,27 @@ Mechanism exact_counter(int cap, unsigned horizon) {
                               {}, horizon, "exact counter");
 }
 
+/// RR₃ of each stream bit under an automaton relation: one differing pair, then identical ones.
+Mechanism rr_stream_automaton(unsigned horizon) {
+  auto step = [](const int& s, const std::string& m) {
+    const int bit = m == "1" ? 1 : 0;
+    return std::vector<Outcome<int>>{{q(3, 4), std::to_string(bit), s}, {q(1, 4), std::to_string(1 - bit), s}};
+  };
+  using E = NeighbourRelation::Edge;
+  auto relation = NeighbourRelation::with_automaton(
+      "fresh", {{"fresh", {E{{"0", "0"}, "fresh"}, E{{"1", "1"}, "fresh"}, E{{"0", "1"}, "used"}}},
+                {"used", {E{{"0", "0"}, "used"}, E{{"1", "1"}, "used"}}}});
+  return Mechanism::from_step(step, InitialStates<int>::shared(0), relation, {}, horizon, "RR3 stream");
+}
+
+TEST(Authoring, AutomatonRelationGivesEventLevelRr) {
+  // one differing bit through RR₃, the others identical: the profile of one RR₃, δ(λ) = (3 − λ)/4 for λ ≤ 3
+  const Mechanism m = rr_stream_automaton(3);
+  EXPECT_EQ(worst_case_hockey_stick(m, 1).delta(), q(1, 2));
+  EXPECT_EQ(worst_case_hockey_stick(m, 2).delta(), q(1, 4));
+  EXPECT_EQ(worst_case_hockey_stick(m, 3).delta(), 0);
+}
+
 TEST(Authoring, RrTwiceMatchesClosedForm) {
   const Mechanism m = rr_twice();
   // two independent RR₃ answers: the pair of product laws (3/4,1/4)^⊗2 and (1/4,3/4)^⊗2.
@@ -62,7 +83,7 @@ TEST(Authoring, RrTwiceMatchesClosedForm) {
 }
 
 TEST(Authoring, SpecRoundTripGivesIdenticalProfiles) {
-  for (const Mechanism& m : {rr_twice(), exact_counter(2, 3)}) {
+  for (const Mechanism& m : {rr_twice(), exact_counter(2, 3), rr_stream_automaton(2)}) {
     const std::string text = write_spec(m);
     const Game back = parse_spec(text, "written");
     EXPECT_EQ(back.mechanism->messages(), m.game().mechanism->messages()) << text;
