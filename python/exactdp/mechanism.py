@@ -56,6 +56,7 @@ SPEC_MAX_CELLS = 1 << 22
 SPEC_MAX_ROWS = 1 << 20
 SPEC_MAX_BYTES = 16 << 20
 SPEC_MAX_HORIZON = 100_000
+SPEC_MAX_RATIONAL_BITS = 4096
 
 _HALT = "halt"
 _INVALID = "invalid"
@@ -388,6 +389,10 @@ class Mechanism:
                 raise _error(name, f"{where()}[{_short(key)}]", str(q), "probabilities must be non-negative")
             if num == 0:
                 continue
+            if den.bit_length() > SPEC_MAX_RATIONAL_BITS or num.bit_length() > SPEC_MAX_RATIONAL_BITS:
+                raise _error(name, f"{where()}[{_short(key)}]", _short(str(q)),
+                             f"numerator or denominator longer than {SPEC_MAX_RATIONAL_BITS} bits (the spec-file limit, "
+                             "core/limits.hpp)")
             if denominator is None:
                 denominator = den
             elif den != denominator:

@@ -289,6 +289,7 @@ def build(step, **kw):
     (lambda s, q: {(str(s), s if s == 0 else "0"): 1} if s != "0" else {("a", s): 1}, ["two different states", "'0' (str)", "0 (int)"]),
     (lambda s, q: None, ["step(0, q)", "missing_rules='invalid'"]),
     (lambda s, q: 1 / 0, ["step(0, q)", "ZeroDivisionError"]),
+    (lambda s, q: {("a", s): F(1, 3 ** 3000), ("b", s): 1 - F(1, 3 ** 3000)}, ["step(0, q)", "4096 bits"]),
 ])
 def test_step_errors_name_the_state_the_message_and_the_value(step, words):
     with pytest.raises(exactdp.Error) as e:
