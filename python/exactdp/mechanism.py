@@ -39,7 +39,6 @@ import json
 import numbers
 import sys
 import time
-from collections import deque
 from collections.abc import Mapping, Set
 from decimal import Decimal
 from fractions import Fraction
@@ -297,7 +296,7 @@ class Mechanism:
         up_to_horizon = o["explore"] == "horizon"
         allow_invalid = o["missing_rules"] == "invalid"
         states, depth, index = [], [], {}
-        sn, an, mn = self._state_names, self._answer_names, self._message_names
+        sn, mn = self._state_names, self._message_names
 
         def discover(value, d):
             i = index.get(value)
@@ -348,7 +347,7 @@ class Mechanism:
             rules.append(per_message)
             expanded.append(True)
             i += 1
-            if i % 500 == 0 and progress_due(o["progress"], started, last_report):
+            if i % 500 == 0 and _progress_due(o["progress"], started, last_report):
                 last_report = time.monotonic()
                 print(f"exactdp: exploring {name!r}: {len(states)} states, {len(states) - i} to expand, depth {depth[i - 1]}, "
                       f"{last_report - started:.0f} s", file=sys.stderr, flush=True)
@@ -536,7 +535,7 @@ def _where(state_name, message_name):
     return f"step({state_name}, {message_name})"
 
 
-def progress_due(progress, started, last_report):
+def _progress_due(progress, started, last_report):
     if progress is False:
         return False
     now = time.monotonic()
