@@ -46,16 +46,20 @@ struct MinimalWitnessOptions {
 Witness minimal_witness(const Game& game, const Witness& witness, const Rational& delta,
                         const MinimalWitnessOptions& options = {});
 
-/// A short account of a refuted claim, for test failures:
+/// A short account of a refuted claim, for test failures, e.g. (a counter whose noise is drawn
+/// once, so that two answers reveal the second bit):
 ///
 /// ```
-/// (ln λ, δ)-DP fails for "noisy max" at λ = 2, δ = 0: worst δ(λ) = 1/3 up to horizon 3
-///   neighbours  x and x' (static); the claim fails from round 1
-///   adversary   send "q"
-///   event S     1 view: ["a"]
-///   P[x](S)     = 1/2
-///   P[x'](S)    = 1/6
-///   P[x](S) − 2·P[x'](S) = 1/6 > δ = 0
+/// (ln λ, δ)-DP fails for "buggy counter" at λ = 3, δ = 1/4: worst δ(λ) = 1 up to horizon 3
+///   neighbours    : world 0 and world 1 (pairs, at most 1 differing)
+///   rounds        : fails from round 2 (holds for 1)
+///   adversary     : send "0"
+///                     on "0": send "0" to world 0, "1" to world 1
+///                   (any other answer: stop)
+///   event S       : ["0", "0"]
+///   P[world 0](S) = 1/2
+///   P[world 1](S) = 0
+///   P[world 0](S) - 3 * P[world 1](S) = 1/2 > δ = 1/4
 /// ```
 ///
 /// The tree is printed only along the branches that lead to S (other answers stop), at most
