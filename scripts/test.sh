@@ -17,8 +17,9 @@ cmake --build build/test -j "$jobs"
 # headers; a Python without them (a bare Debian python3) skips this step with a notice.
 if python3 -m pip --version >/dev/null 2>&1 &&
    python3 -c 'import os, sysconfig; assert os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h"))' 2>/dev/null; then
-  # Debian's Python refuses pip into its own site-packages (PEP 668) unless told
-  python3 -m pip install --quiet ./python 2>/dev/null || python3 -m pip install --quiet --break-system-packages ./python
+  # Debian's Python refuses pip into its own site-packages (PEP 668) unless told; the [testing]
+  # extra brings Hypothesis for exactdp.testing.strategies and python/tests/test_testing.py
+  python3 -m pip install --quiet "./python[testing]" 2>/dev/null || python3 -m pip install --quiet --break-system-packages "./python[testing]"
   # the accountants audited by python/tests/test_peers_audit.py, at the pinned versions of
   # python/pyproject.toml [audit]; a peer that cannot be installed (no wheel, no network) is skipped
   # by that test with a message

@@ -14,6 +14,9 @@ from ._core import (Error, MechanismSpec, PrivacyLoss, PrivacyProfile, TradeOff,
 from ._core import Session
 from .audit import audit, grid_bracket
 from .game import check, profile
+from .mechanism import Mechanism, canonical_name
+from . import testing
 
-__all__ = ["Error", "MechanismSpec", "PrivacyLoss", "PrivacyProfile", "TradeOff", "audit", "check", "compose",
-           "grid_bracket", "max_ratio", "parse_mechanism_spec", "profile", "renyi_moment", "Session"]
+__all__ = ["Error", "Mechanism", "MechanismSpec", "PrivacyLoss", "PrivacyProfile", "TradeOff", "audit", "canonical_name",
+           "check", "compose", "grid_bracket", "max_ratio", "parse_mechanism_spec", "profile", "renyi_moment", "Session",
+           "testing"]

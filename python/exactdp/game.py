@@ -19,7 +19,8 @@ import os
 from decimal import Decimal
 from fractions import Fraction
 
-from ._core import _check_spec_json, _profile_spec_json
+from ._core import _check_spec_json, _check_spec_text_json, _profile_spec_json, _profile_spec_text_json
+from .mechanism import Mechanism
 
 
 def _text(x, field):
@@ -52,22 +53,32 @@ def _convert(entry, keys):
     return entry
 
 
-def profile(spec, lambdas=(), deltas=(), alphas=(), horizon=None, max_nodes=2_000_000, adversary="adaptive"):
+def profile(spec, lambdas=(), deltas=(), alphas=(), horizon=None, max_nodes=None, adversary="adaptive", threads=0):
     """The worst case over every adversary up to the horizon, as ``exactdp profile SPEC --json``.
+
+    ``spec`` is a spec file's path or an ``exactdp.Mechanism`` (its ``to_spec()`` text goes through
+    the same parser and engine).
 
     ``lambdas``: values of lambda = e^epsilon (>= 1) at which to report delta (entries of ``"at"``);
     ``deltas``: values of delta for the least lambda (``"least_lambda"``); ``alphas``: Renyi orders
     (integers exact, others certified); ``adversary``: "adaptive", "sequential" or "oblivious".
     With no query at all, delta at lambda = 1 is reported. Returns the report as a dict; raises
     ``exactdp.Error`` (a ValueError) naming the file, field and value on bad input, and on a game
-    larger than ``max_nodes`` belief pairs.
+    larger than ``max_nodes`` belief pairs (default: the engine's own limit). ``threads``: workers of
+    the search (0: all cores); the result does not depend on it.
     """
     lambdas = [_text(x, "lambdas") for x in lambdas]
     deltas = [_text(x, "deltas") for x in deltas]
     alphas = [_text(x, "alphas") for x in alphas]
     if not (lambdas or deltas or alphas):
         lambdas = ["1"]
-    r = json.loads(_profile_spec_json(os.fspath(spec), lambdas, deltas, alphas, horizon or 0, max_nodes, adversary))
+    limits = _limits(max_nodes, threads)
+    if isinstance(spec, Mechanism):
+        text = _profile_spec_text_json(spec._for_horizon(horizon), _source(spec), lambdas, deltas, alphas, horizon or 0,
+                                       adversary=adversary, **limits)
+    else:
+        text = _profile_spec_json(os.fspath(spec), lambdas, deltas, alphas, horizon or 0, adversary=adversary, **limits)
+    r = json.loads(text)
     if "pure" in r:
         _convert(r["pure"], ("ratio", "ratio_forward", "ratio_backward"))
     for e in r.get("at", []):
@@ -82,23 +93,48 @@ def profile(spec, lambdas=(), deltas=(), alphas=(), horizon=None, max_nodes=2_00
     return r
 
 
-def check(spec, lam=None, epsilon=None, delta=0, horizon=None, max_nodes=2_000_000):
+def check(spec, lam=None, epsilon=None, delta=0, horizon=None, max_nodes=None, threads=0):
     """Decides "(epsilon, delta)-DP against every adaptive adversary up to the horizon", as ``exactdp check``.
 
-    Give the claim as ``lam`` (lambda = e^epsilon, exact) or ``epsilon`` (a real epsilon is decided
-    through rational lambdas on either side of e^epsilon). Returns a dict with ``verdict`` ("holds"
+    ``spec`` is a spec file's path or an ``exactdp.Mechanism`` (its ``to_spec()`` text goes through
+    the same parser and engine). Give the claim as ``lam`` (lambda = e^epsilon, exact) or
+    ``epsilon`` (a real epsilon is decided through rational lambdas on either side of e^epsilon).
+    Returns a dict with ``verdict`` ("holds"
     or "refuted"), the exact ``delta`` reached (and ``delta_forward``, ``delta_backward``),
     ``horizon``, and for a refuted claim ``witness`` (the adversary as a decision tree, the event,
     ``probability_world0`` and ``probability_world1`` as Fractions) and ``witness_text`` (the
     command line's rendering).
     """
+    return _check(spec, lam, epsilon, delta, horizon, max_nodes, minimal=False, threads=threads)
+
+
+def _source(mechanism):
+    """How errors in an authored mechanism's spec text name it."""
+    return f"<mechanism {mechanism.name!r}>"
+
+
+def _limits(max_nodes, threads):
+    """The engine limits as keyword arguments; an omitted max_nodes keeps the library's default."""
+    limits = {"threads": int(threads)}
+    if max_nodes is not None:
+        limits["max_nodes"] = int(max_nodes)
+    return limits
+
+
+def _check(spec, lam, epsilon, delta, horizon, max_nodes, minimal, threads=0):
+    """check(), and with ``minimal`` the shrunk witness and its short account (for exactdp.testing)."""
     if (lam is None) == (epsilon is None):
         raise TypeError("check() takes exactly one of lam (lambda = e^epsilon) or epsilon")
-    r = json.loads(_check_spec_json(os.fspath(spec), "" if lam is None else _text(lam, "lam"),
-                                    "" if epsilon is None else _text(epsilon, "epsilon"), _text(delta, "delta"),
-                                    horizon or 0, max_nodes))
+    claim = ("" if lam is None else _text(lam, "lam"), "" if epsilon is None else _text(epsilon, "epsilon"), _text(delta, "delta"))
+    if isinstance(spec, Mechanism):
+        text = _check_spec_text_json(spec._for_horizon(horizon), _source(spec), *claim, horizon or 0, minimal=minimal,
+                                     **_limits(max_nodes, threads))
+    else:
+        text = _check_spec_json(os.fspath(spec), *claim, horizon or 0, minimal=minimal, **_limits(max_nodes, threads))
+    r = json.loads(text)
     _convert(r, ("delta", "delta_forward", "delta_backward", "lambda_used"))
     _convert(r["claim"], ("lambda", "epsilon", "delta"))
-    if "witness" in r:
-        _convert(r["witness"], ("lambda", "delta", "probability_world0", "probability_world1"))
+    for key in ("witness", "minimal_witness"):
+        if key in r:
+            _convert(r[key], ("lambda", "delta", "probability_world0", "probability_world1"))
     return r

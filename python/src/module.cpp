@@ -15,6 +15,7 @@
 #include "exactdp/numeric/decide.hpp"
 #include "exactdp/sample/random_source.hpp"
 #include "exactdp/sample/session.hpp"
+#include "exactdp/testing/witness.hpp"
 
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
@@ -76,6 +77,94 @@ PrivacyLoss from_masses(nb::iterable masses) {
     m.emplace_back(rational(s[0], "P mass"), rational(s[1], "Q mass"));
   }
   return PrivacyLoss::from_masses(m, "from_masses");
+}
+
+/// The report of `exactdp profile SPEC --json` for a parsed spec (path and text bindings share it).
+std::string profile_json(const Game& game, const std::vector<std::string>& lambdas, const std::vector<std::string>& deltas,
+                         const std::vector<std::string>& alphas, unsigned horizon, std::uint64_t max_nodes, const std::string& adversary,
+                         unsigned threads) {
+  ProfileQuery q;
+  for (const auto& l : lambdas) {
+    q.lambdas.push_back(parse_rational(l, "lambdas"));
+    if (q.lambdas.back() < 1) throw Error("profile", "lambdas", l, "lambda = e^epsilon must be at least 1");
+  }
+  for (const auto& d : deltas) {
+    q.deltas.push_back(parse_rational(d, "deltas"));
+    if (sgn(q.deltas.back()) < 0 || q.deltas.back() > 1) throw Error("profile", "deltas", d, "delta must lie in [0, 1]");
+  }
+  for (const auto& a : alphas) {
+    Rational x = parse_rational(a, "alphas");
+    if (x <= 1 || x > 1000) throw Error("profile", "alphas", a, "the engine takes Renyi orders 1 < alpha <= 1000");
+    if (x.get_den() == 1) q.alphas.push_back(x.get_num().get_ui());
+    else q.real_alphas.push_back(x);
+  }
+  q.adversary = parse_adversary_class(adversary, "adversary");
+  if (horizon > 0) q.options.horizon = horizon;
+  q.options.max_nodes = max_nodes;
+  q.options.threads = threads;
+  nb::gil_scoped_release release;
+  return profile_report_json(game, q);
+}
+
+/// The verdict of `exactdp check SPEC --json` for a parsed spec; with @p minimal, a refutation also
+/// carries the shrunk witness ("minimal_witness") and its short account ("refutation_text").
+std::string check_json(const Game& game, const std::string& source, const std::string& lambda, const std::string& epsilon,
+                       const std::string& delta_text, unsigned horizon, std::uint64_t max_nodes, unsigned threads, bool minimal) {
+  const Rational delta = parse_rational(delta_text, "delta");
+  if (sgn(delta) < 0 || delta > 1) throw Error("check", "delta", delta_text, "delta must lie in [0, 1]");
+  EngineOptions opts;
+  if (horizon > 0) opts.horizon = horizon;
+  opts.max_nodes = max_nodes;
+  opts.threads = threads;
+  nlohmann::json out{{"spec", source}, {"adversary", "adaptive"}};
+  ClaimCheck verdict;
+  std::string used;
+  {
+    nb::gil_scoped_release release;
+    if (!lambda.empty()) {
+      const Rational lam = parse_rational(lambda, "lambda");
+      if (lam < 1) throw Error("check", "lambda", lambda, "lambda = e^epsilon must be at least 1");
+      verdict = check_approximate_dp(game, lam, delta, opts);
+      used = to_string(lam);
+      out["claim"] = {{"lambda", used}, {"delta", to_string(delta)}};
+    } else {
+      // a real ε, as `exactdp check --epsilon`: δ(λ) is non-increasing, so the claim holds if it
+      // holds at a rational λ <= e^ε and fails if it fails at a rational λ >= e^ε (THEOREMS.md B.15)
+      const Rational eps = parse_rational(epsilon, "epsilon");
+      if (sgn(eps) < 0) throw Error("check", "epsilon", epsilon, "epsilon must be non-negative");
+      out["claim"] = {{"epsilon", to_string(eps)}, {"delta", to_string(delta)}};
+      bool decided = false;
+      for (Precision p = 64; p <= 4096 && !decided; p *= 2) {
+        const Interval lam = sgn(eps) == 0 ? Interval(Rational(1), p) : exp(Interval(eps, p));
+        ClaimCheck lo = check_approximate_dp(game, lam.lower(), delta, opts);
+        if (lo.holds) {
+          verdict = lo, decided = true, used = to_string(lam.lower());
+          break;
+        }
+        ClaimCheck hi = check_approximate_dp(game, lam.upper(), delta, opts);
+        if (!hi.holds) verdict = hi, decided = true, used = to_string(lam.upper());
+      }
+      if (!decided) throw Error("check", "epsilon", epsilon, "undecided at precision 4096 (the claim is on the boundary)");
+    }
+  }
+  out["verdict"] = verdict.holds ? "holds" : "refuted";
+  out["horizon"] = verdict.horizon;
+  out["lambda_used"] = used;
+  out["delta_forward"] = to_string(verdict.delta_forward);
+  out["delta_backward"] = to_string(verdict.delta_backward);
+  out["delta"] = to_string(std::max(verdict.delta_forward, verdict.delta_backward));
+  if (verdict.witness) {
+    out["witness"] = nlohmann::json::parse(witness_json(game, *verdict.witness));
+    out["witness_text"] = verdict.witness->describe(game);
+    if (minimal) {
+      // the shrunk witness and its short account (testing/witness.hpp), for exactdp.testing.assert_dp
+      const Witness w = minimal_witness(game, *verdict.witness, delta);
+      out["minimal_witness"] = nlohmann::json::parse(witness_json(game, w));
+      out["refutation_text"] = describe_refutation(game, w, delta, std::max(verdict.delta_forward, verdict.delta_backward),
+                                                   verdict.horizon);
+    }
+  }
+  return out.dump();
 }
 
 }  // namespace
@@ -183,93 +272,46 @@ NB_MODULE(_core, m) {
   m.def("parse_mechanism_spec", [](const std::string& text) { return parse_mechanism_spec(text); }, nb::arg("text"));
 
   // ---- the adversary game engine on mechanism spec files (as `exactdp profile SPEC` / `check`) ----
+  // A spec is a file (path) or spec text (e.g. exactdp.Mechanism.to_spec()); both are parsed by the
+  // same io/spec_file.hpp and analysed by the same functions.
   m.def(
       "_profile_spec_json",
       [](const std::string& path, const std::vector<std::string>& lambdas, const std::vector<std::string>& deltas,
          const std::vector<std::string>& alphas, unsigned horizon, std::uint64_t max_nodes, const std::string& adversary,
          unsigned threads) {
-        Game game = load_spec_file(path);
-        ProfileQuery q;
-        for (const auto& l : lambdas) {
-          q.lambdas.push_back(parse_rational(l, "lambdas"));
-          if (q.lambdas.back() < 1) throw Error("profile", "lambdas", l, "lambda = e^epsilon must be at least 1");
-        }
-        for (const auto& d : deltas) {
-          q.deltas.push_back(parse_rational(d, "deltas"));
-          if (sgn(q.deltas.back()) < 0 || q.deltas.back() > 1) throw Error("profile", "deltas", d, "delta must lie in [0, 1]");
-        }
-        for (const auto& a : alphas) {
-          Rational x = parse_rational(a, "alphas");
-          if (x <= 1 || x > 1000) throw Error("profile", "alphas", a, "the engine takes Renyi orders 1 < alpha <= 1000");
-          if (x.get_den() == 1) q.alphas.push_back(x.get_num().get_ui());
-          else q.real_alphas.push_back(x);
-        }
-        q.adversary = parse_adversary_class(adversary, "adversary");
-        if (horizon > 0) q.options.horizon = horizon;
-        q.options.max_nodes = max_nodes;
-        q.options.threads = threads;
-        nb::gil_scoped_release release;
-        return profile_report_json(game, q);
+        return profile_json(load_spec_file(path), lambdas, deltas, alphas, horizon, max_nodes, adversary, threads);
       },
       nb::arg("path"), nb::arg("lambdas"), nb::arg("deltas"), nb::arg("alphas"), nb::arg("horizon") = 0,
-      nb::arg("max_nodes") = 50000000, nb::arg("adversary") = "adaptive", nb::arg("threads") = 0,
+      nb::arg("max_nodes") = EngineOptions{}.max_nodes, nb::arg("adversary") = "adaptive", nb::arg("threads") = 0,
       "The report of `exactdp profile SPEC --json` (JSON text).");
   m.def(
+      "_profile_spec_text_json",
+      [](const std::string& text, const std::string& source, const std::vector<std::string>& lambdas,
+         const std::vector<std::string>& deltas, const std::vector<std::string>& alphas, unsigned horizon, std::uint64_t max_nodes,
+         const std::string& adversary, unsigned threads) {
+        return profile_json(parse_spec(text, source), lambdas, deltas, alphas, horizon, max_nodes, adversary, threads);
+      },
+      nb::arg("text"), nb::arg("source"), nb::arg("lambdas"), nb::arg("deltas"), nb::arg("alphas"), nb::arg("horizon") = 0,
+      nb::arg("max_nodes") = EngineOptions{}.max_nodes, nb::arg("adversary") = "adaptive", nb::arg("threads") = 0,
+      "The report of `exactdp profile SPEC --json` for spec text (JSON text).");
+  m.def(
       "_check_spec_json",
-      [](const std::string& path, const std::string& lambda, const std::string& epsilon, const std::string& delta_text,
-         unsigned horizon, std::uint64_t max_nodes, unsigned threads) {
-        Game game = load_spec_file(path);
-        const Rational delta = parse_rational(delta_text, "delta");
-        if (sgn(delta) < 0 || delta > 1) throw Error("check", "delta", delta_text, "delta must lie in [0, 1]");
-        EngineOptions opts;
-        if (horizon > 0) opts.horizon = horizon;
-        opts.max_nodes = max_nodes;
-        opts.threads = threads;
-        nlohmann::json out{{"spec", path}, {"adversary", "adaptive"}};
-        ClaimCheck verdict;
-        std::string used;
-        {
-          nb::gil_scoped_release release;
-          if (!lambda.empty()) {
-            const Rational lam = parse_rational(lambda, "lambda");
-            if (lam < 1) throw Error("check", "lambda", lambda, "lambda = e^epsilon must be at least 1");
-            verdict = check_approximate_dp(game, lam, delta, opts);
-            used = to_string(lam);
-            out["claim"] = {{"lambda", used}, {"delta", to_string(delta)}};
-          } else {
-            // a real ε, as `exactdp check --epsilon`: δ(λ) is non-increasing, so the claim holds if it
-            // holds at a rational λ <= e^ε and fails if it fails at a rational λ >= e^ε (THEOREMS.md B.15)
-            const Rational eps = parse_rational(epsilon, "epsilon");
-            if (sgn(eps) < 0) throw Error("check", "epsilon", epsilon, "epsilon must be non-negative");
-            out["claim"] = {{"epsilon", to_string(eps)}, {"delta", to_string(delta)}};
-            bool decided = false;
-            for (Precision p = 64; p <= 4096 && !decided; p *= 2) {
-              const Interval lam = sgn(eps) == 0 ? Interval(Rational(1), p) : exp(Interval(eps, p));
-              ClaimCheck lo = check_approximate_dp(game, lam.lower(), delta, opts);
-              if (lo.holds) {
-                verdict = lo, decided = true, used = to_string(lam.lower());
-                break;
-              }
-              ClaimCheck hi = check_approximate_dp(game, lam.upper(), delta, opts);
-              if (!hi.holds) verdict = hi, decided = true, used = to_string(lam.upper());
-            }
-            if (!decided) throw Error("check", "epsilon", epsilon, "undecided at precision 4096 (the claim is on the boundary)");
-          }
-        }
-        out["verdict"] = verdict.holds ? "holds" : "refuted";
-        out["horizon"] = verdict.horizon;
-        out["lambda_used"] = used;
-        out["delta_forward"] = to_string(verdict.delta_forward);
-        out["delta_backward"] = to_string(verdict.delta_backward);
-        out["delta"] = to_string(std::max(verdict.delta_forward, verdict.delta_backward));
-        if (verdict.witness) {
-          out["witness"] = nlohmann::json::parse(witness_json(game, *verdict.witness));
-          out["witness_text"] = verdict.witness->describe(game);
-        }
-        return out.dump();
+      [](const std::string& path, const std::string& lambda, const std::string& epsilon, const std::string& delta, unsigned horizon,
+         std::uint64_t max_nodes, unsigned threads, bool minimal) {
+        return check_json(load_spec_file(path), path, lambda, epsilon, delta, horizon, max_nodes, threads, minimal);
       },
       nb::arg("path"), nb::arg("lambda") = "", nb::arg("epsilon") = "", nb::arg("delta") = "0", nb::arg("horizon") = 0,
-      nb::arg("max_nodes") = 50000000, nb::arg("threads") = 0, "The verdict of `exactdp check SPEC --json` for an (ε, δ) claim (JSON text).");
+      nb::arg("max_nodes") = EngineOptions{}.max_nodes, nb::arg("threads") = 0, nb::arg("minimal") = false,
+      "The verdict of `exactdp check SPEC --json` for an (ε, δ) claim (JSON text).");
+  m.def(
+      "_check_spec_text_json",
+      [](const std::string& text, const std::string& source, const std::string& lambda, const std::string& epsilon,
+         const std::string& delta, unsigned horizon, std::uint64_t max_nodes, unsigned threads, bool minimal) {
+        return check_json(parse_spec(text, source), source, lambda, epsilon, delta, horizon, max_nodes, threads, minimal);
+      },
+      nb::arg("text"), nb::arg("source"), nb::arg("lambda") = "", nb::arg("epsilon") = "", nb::arg("delta") = "0",
+      nb::arg("horizon") = 0, nb::arg("max_nodes") = EngineOptions{}.max_nodes, nb::arg("threads") = 0, nb::arg("minimal") = false,
+      "The verdict of `exactdp check SPEC --json` for spec text and an (ε, δ) claim (JSON text).");
 
   m.def(
       "grid_bracket",
