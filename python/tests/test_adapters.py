@@ -26,9 +26,15 @@ def test_claims_are_exact_and_audit_runs():
     results = {r["id"]: r for r in audit(doc)}
     assert len(results) == len(doc["claims"])
     if metadata.version("dp-accounting") == adapter.PINNED:
-        r = results["pld/Gaussian sigma=1.0/k=100/delta=1e-10"]
-        assert r["verdict"] == "unsound"
+        # The truth comes from the docstring's independent mpmath computation. Whether the
+        # accountant's float falls below it depends on numpy's FFT rounding (numpy 1.x: 112.8402598,
+        # unsound; numpy 2.4: 112.8403326, sound), so the verdict is checked against the claim
+        # itself rather than pinned.
+        claim = next(c for c in doc["claims"] if c["id"] == "pld/Gaussian sigma=1.0/k=100/delta=1e-10")
+        r = results[claim["id"]]
         lo, hi = r["true_epsilon"]
         assert Fraction("112.840326") < lo <= hi < Fraction("112.840328")
+        claimed = Fraction(claim["claimed_epsilon"])
+        assert r["verdict"] == ("unsound" if claimed < lo else "sound" if claimed >= hi else "undecided")
     # the RDP accountant is a valid upper bound wherever it answers
     assert all(r["verdict"] == "sound" for i, r in results.items() if i.startswith("rdp/"))
