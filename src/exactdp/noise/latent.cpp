@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 
 namespace exactdp::noise {
 
@@ -32,10 +33,19 @@ void check_bound(const char* field, std::optional<long> b) {
   require(!b || (*b >= -max_margin - 1 && *b <= max_margin + 1), field, b ? std::to_string(*b) : "", "|bound| must be at most 10^6 + 1");
 }
 
+/// The DLap(r) distribution function m ↦ F(m) (D.3), remembered per thread for the few scales in use.
+const PiecewiseExp& dlap_cdf(const Rational& r) {
+  thread_local std::map<Rational, PiecewiseExp> known;
+  auto it = known.find(r);
+  if (it != known.end()) return it->second;
+  if (known.size() >= 64) known.clear();
+  return known.emplace(r, Noise::dlap(r).distribution_function()).first->second;
+}
+
 /// j ↦ Pr[ν ≤ A + j] ("below") or Pr[ν > A + j] ("above") for ν ~ DLap(r), r > 0: the DLap
-/// distribution function (D.3) moved by the margin.
+/// distribution function moved by the margin.
 PiecewiseExp factor(const LatentThreshold::Comparison& c) {
-  PiecewiseExp below = Noise::dlap(c.r_query).distribution_function().shifted(-c.margin);
+  PiecewiseExp below = dlap_cdf(c.r_query).shifted(-c.margin);
   return c.outcome == Outcome::below ? below : PiecewiseExp::constant(1) - below;
 }
 
