@@ -66,7 +66,8 @@ public:
   static Noise binomial(long n, const Rational& p);
   /// The point mass at @p v.
   static Noise point(long v);
-  /// A finite distribution given by its table (masses as in @p d).
+  /// A finite distribution given by its table.
+  /// @param d     the masses (validated by Dist: non-negative, summing to exactly 1)
   /// @param name  for printing ("table" if empty)
   static Noise from_dist(const Dist<long>& d, std::string name = "");
 
