@@ -68,9 +68,9 @@ std::string rr_answer_text(nb::handle h) {
   throw nb::type_error("answer: expected 0, 1, 'leak0' or 'leak1'");
 }
 
-noise::Outcome outcome(const std::string& s) {
-  if (s == "below") return noise::Outcome::below;
-  if (s == "above") return noise::Outcome::above;
+noise::Side outcome(const std::string& s) {
+  if (s == "below") return noise::Side::below;
+  if (s == "above") return noise::Side::above;
   throw Error("exactdp.noise", "outcome", s, "an outcome is 'below' or 'above'");
 }
 
@@ -78,7 +78,7 @@ noise::Outcome outcome(const std::string& s) {
 /// Fraction: the canonical description, for pickling and inspection.
 nb::tuple describe(const LatentThreshold& t) {
   nb::list cs, ms;
-  for (const auto& c : t.comparisons()) cs.append(nb::make_tuple(noise::outcome_name(c.outcome), c.margin, fraction(c.r_query)));
+  for (const auto& c : t.comparisons()) cs.append(nb::make_tuple(noise::side_name(c.outcome), c.margin, fraction(c.r_query)));
   for (const auto& m : t.masses()) ms.append(fraction(m));
   auto opt = [](std::optional<long> b) -> nb::object { return b ? nb::object(nb::int_(*b)) : nb::none(); };
   return nb::make_tuple(fraction(t.r_threshold()), nb::tuple(cs), opt(t.lower()), opt(t.upper()), nb::tuple(ms));
@@ -166,7 +166,7 @@ void bind_noise(nb::module_& m) {
            [](const LatentThreshold& t, nb::handle margin, nb::handle r_query) {
              nb::list out;
              for (auto& b : t.compare(integer(margin, "margin"), exact(r_query, "r_query")))
-               out.append(nb::make_tuple(noise::outcome_name(b.outcome), fraction(b.probability), b.next));
+               out.append(nb::make_tuple(noise::side_name(b.outcome), fraction(b.probability), b.next));
              return out;
            })
       .def("probability_above",

@@ -33,7 +33,7 @@ Rational svt_no_stop_probability(const Rational& r_threshold, const Rational& r_
   check_noise(where, "r_query", r_query);
   for (long a : margins) require(a >= -1'000'000 && a <= 1'000'000, where, "margins", Rational(a), "|margin| must be at most 10^6");
   std::vector<LatentThreshold::Comparison> below;
-  for (long a : margins) below.push_back({r_query, a, noise::Outcome::below});
+  for (long a : margins) below.push_back({r_query, a, noise::Side::below});
   return LatentThreshold::probability_of(r_threshold, below);
 }
 
@@ -65,7 +65,7 @@ std::vector<Outcome<SvtState>> svt_step(const SvtState& s, long a, long count, c
   if (s.halted) return {{Rational(1), halt_answer, s}};
   std::vector<Outcome<SvtState>> out;
   for (auto& branch : s.threshold.compare(a, p.r_query)) {
-    if (branch.outcome == noise::Outcome::below) {
+    if (branch.outcome == noise::Side::below) {
       out.push_back({branch.probability, "below", SvtState{false, s.positives, count, std::move(branch.next)}});
       continue;
     }

@@ -46,12 +46,12 @@ const PiecewiseExp& dlap_cdf(const Rational& r) {
 /// distribution function moved by the margin.
 PiecewiseExp factor(const LatentThreshold::Comparison& c) {
   PiecewiseExp below = dlap_cdf(c.r_query).shifted(-c.margin);
-  return c.outcome == Outcome::below ? below : PiecewiseExp::constant(1) - below;
+  return c.outcome == Side::below ? below : PiecewiseExp::constant(1) - below;
 }
 
 /// The same factor for ν = 0: an indicator (τ ≥ −A after "below", τ ≤ −A − 1 after "above").
-PiecewiseExp noiseless_factor(long margin, Outcome o) {
-  return o == Outcome::below ? PiecewiseExp::indicator(-margin, std::nullopt) : PiecewiseExp::indicator(std::nullopt, -margin - 1);
+PiecewiseExp noiseless_factor(long margin, Side o) {
+  return o == Side::below ? PiecewiseExp::indicator(-margin, std::nullopt) : PiecewiseExp::indicator(std::nullopt, -margin - 1);
 }
 
 std::optional<long> max_bound(std::optional<long> a, std::optional<long> b) {
@@ -83,7 +83,7 @@ std::strong_ordering order(const LatentThreshold::Comparison& a, const LatentThr
 
 }  // namespace
 
-std::string outcome_name(Outcome o) { return o == Outcome::below ? "below" : "above"; }
+std::string side_name(Side o) { return o == Side::below ? "below" : "above"; }
 
 LatentThreshold::LatentThreshold(const Rational& r_threshold) : r_threshold_(r_threshold) {
   check_r_threshold(r_threshold);
@@ -99,7 +99,7 @@ LatentThreshold::LatentThreshold(const Rational& r_threshold, std::vector<Compar
   for (auto& c : comparisons) {
     check_comparison(c.margin, c.r_query);
     if (sgn(c.r_query) == 0) {  // no query noise: the outcome bounds τ
-      if (c.outcome == Outcome::below) lower_ = max_bound(lower_, -c.margin);
+      if (c.outcome == Side::below) lower_ = max_bound(lower_, -c.margin);
       else upper_ = min_bound(upper_, -c.margin - 1);
     } else {
       comparisons_.push_back(std::move(c));
@@ -154,11 +154,11 @@ bool LatentThreshold::canonicalise() {
   // "below": F(A + j) = r^{−A−j}/(1+r) for A + j ≤ 0, pure on (−∞, hi] iff A ≤ −hi.
   bool changed = false;
   for (auto& c : comparisons_) {
-    if (lower_ && c.outcome == Outcome::above && c.margin > -*lower_ - 1) {
+    if (lower_ && c.outcome == Side::above && c.margin > -*lower_ - 1) {
       c.margin = -*lower_ - 1;
       changed = true;
     }
-    if (upper_ && c.outcome == Outcome::below && c.margin < -*upper_) {
+    if (upper_ && c.outcome == Side::below && c.margin < -*upper_) {
       c.margin = -*upper_;
       changed = true;
     }
@@ -213,25 +213,25 @@ std::vector<LatentThreshold::Branch> LatentThreshold::compare(long margin, const
   std::vector<Branch> out;
   if (sgn(r_query) == 0) {
     const Rational above = cache_->density.sum(std::nullopt, -margin - 1) / cache_->total;
-    if (above < 1) out.push_back({Outcome::below, 1 - above, conditioned(-margin, std::nullopt)});
-    if (sgn(above) > 0) out.push_back({Outcome::above, above, conditioned(std::nullopt, -margin - 1)});
+    if (above < 1) out.push_back({Side::below, 1 - above, conditioned(-margin, std::nullopt)});
+    if (sgn(above) > 0) out.push_back({Side::above, above, conditioned(std::nullopt, -margin - 1)});
     return out;
   }
   // Pr[below | past] = Σ_j w(j) F(A + j) / Σ_j w(j) with w the posterior density (B.13)
-  const Comparison below{r_query, margin, Outcome::below}, above{r_query, margin, Outcome::above};
+  const Comparison below{r_query, margin, Side::below}, above{r_query, margin, Side::above};
   const PiecewiseExp wb = cache_->density * factor(below);
   const Rational mb = wb.sum();
   const Rational p_below = mb / cache_->total;
   // DLap query noise has full support, so both outcomes have positive probability
-  out.push_back({Outcome::below, p_below, with(below, wb, mb)});
-  out.push_back({Outcome::above, 1 - p_below, with(above, cache_->density - wb, cache_->total - mb)});
+  out.push_back({Side::below, p_below, with(below, wb, mb)});
+  out.push_back({Side::above, 1 - p_below, with(above, cache_->density - wb, cache_->total - mb)});
   return out;
 }
 
 Rational LatentThreshold::probability_above(long margin, const Rational& r_query) const {
   check_comparison(margin, r_query);
   if (sgn(r_query) == 0) return cache_->density.sum(std::nullopt, -margin - 1) / cache_->total;
-  return 1 - (cache_->density * factor({r_query, margin, Outcome::below})).sum() / cache_->total;
+  return 1 - (cache_->density * factor({r_query, margin, Side::below})).sum() / cache_->total;
 }
 
 Rational LatentThreshold::probability_between(std::optional<long> lower, std::optional<long> upper) const {
@@ -290,7 +290,7 @@ std::string LatentThreshold::to_string() const {
     for (std::size_t i = 0; i < comparisons_.size(); ++i) {
       const auto& c = comparisons_[i];
       if (i > 0) out += ",";
-      out += outcome_name(c.outcome) + "(" + std::to_string(c.margin) + ";" + exactdp::to_string(c.r_query) + ")";
+      out += side_name(c.outcome) + "(" + std::to_string(c.margin) + ";" + exactdp::to_string(c.r_query) + ")";
     }
   }
   if (!masses_.empty()) {
@@ -329,7 +329,7 @@ std::size_t LatentThreshold::Hash::operator()(const LatentThreshold& t) const no
   for (const auto& c : t.comparisons_) {
     mix(RationalHash{}(c.r_query));
     mix(std::hash<long>{}(c.margin));
-    mix(c.outcome == Outcome::below ? 3 : 4);
+    mix(c.outcome == Side::below ? 3 : 4);
   }
   for (const auto& m : t.masses_) mix(RationalHash{}(m));
   return h;

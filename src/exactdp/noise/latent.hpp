@@ -52,14 +52,16 @@
 
 namespace exactdp::noise {
 
-/// The outcome of one comparison of a fresh noisy value with the latent threshold.
-enum class Outcome {
+/// The outcome of one comparison of a fresh noisy value with the latent threshold: on which side of
+/// the noisy threshold the noisy value fell. (Named Side so that it does not hide
+/// exactdp::Outcome, the row type of LambdaMechanism steps.)
+enum class Side {
   below,  ///< ν ≤ A + τ (the query did not exceed the noisy threshold)
   above   ///< ν > A + τ (it did)
 };
 
 /// "below" or "above".
-std::string outcome_name(Outcome o);
+std::string side_name(Side o);
 
 /// The posterior of a latent threshold τ ~ DLap(r_threshold) given comparison outcomes (see the
 /// file comment for the model, the margin convention and the canonical form).
@@ -74,7 +76,7 @@ public:
   struct Comparison {
     Rational r_query;  ///< the query noise parameter
     long margin = 0;   ///< A = Thresh − q
-    Outcome outcome = Outcome::below;
+    Side outcome = Side::below;
     friend bool operator==(const Comparison&, const Comparison&) = default;
   };
 
@@ -167,7 +169,7 @@ private:
 };
 
 struct LatentThreshold::Branch {
-  Outcome outcome;           ///< "below" or "above"
+  Side outcome;           ///< "below" or "above"
   Rational probability;      ///< its conditional probability given the observations so far
   LatentThreshold next;      ///< the canonical posterior after it
 };
