@@ -32,10 +32,12 @@
 ///  - bounded support [lo, hi]: the bounds alone when the posterior is the prior restricted to
 ///    [lo, hi] (always so for lo = hi), otherwise the bounds and the normalised posterior masses.
 ///
-/// Equal descriptions always mean equal posteriors. Conversely, when all comparisons of the two
-/// posteriors use one query scale, equal posteriors have equal descriptions (proof in
-/// docs/noise.md: the ratios Pr[τ = j+1]/Pr[τ = j] determine the factors, from the asymptotics at
-/// ±∞ and from the first j where each factor leaves its exponential region). With several scales
+/// Equal descriptions always mean equal posteriors. Conversely, for the same prior r_τ and when all
+/// comparisons of the two posteriors use one query scale, equal posteriors have equal descriptions
+/// (proof in docs/noise.md: the ratios Pr[τ = j+1]/Pr[τ = j] determine the factors, from the
+/// asymptotics at ±∞ and from the first j where each factor leaves its exponential region; the
+/// test LatentThreshold.DescriptionIsEqualIffPosteriorIsEqual checks it exhaustively on small
+/// cases, deciding posterior equality exactly). With several scales
 /// an algebraic coincidence between scales could in principle give two descriptions of one
 /// posterior; that costs the engine a duplicate state, never exactness.
 #pragma once
