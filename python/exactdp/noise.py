@@ -40,6 +40,9 @@ LatentThreshold('DLap(1/4)|below(0;1/2)')
 ...     return {(answer, nxt): p for answer, (p, nxt) in state.compare(margin, F(1, 2)).items()}
 >>> sorted(a for a, _ in step(prior, 0))
 ['above', 'below']
+>>> import exactdp
+>>> exactdp.canonical_name(("count", out["below"][1]))    # a state component, canonically named
+"('count', DLap(1/4)|below(0;1/2))"
 """
 import functools
 from fractions import Fraction
@@ -407,6 +410,11 @@ class LatentThreshold:
         return hash(self._t)
 
     def __str__(self):
+        return str(self._t)
+
+    def __exactdp_name__(self):
+        """The canonical name used by ``exactdp.Mechanism.from_step`` (and ``exactdp.canonical_name``):
+        the canonical printed form, e.g. ``'DLap(1/4)|below(0;1/2)'``."""
         return str(self._t)
 
     def __repr__(self):

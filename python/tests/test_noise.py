@@ -255,3 +255,37 @@ def test_the_user_page_examples_run():
         pytest.skip("docs/noise.md is not next to this checkout")
     failures, tried = doctest.testfile(page, module_relative=False)
     assert tried >= 8 and failures == 0
+
+
+def test_authored_above_threshold_is_the_library_mechanism():
+    # AboveThreshold written as a step function on the latent threshold (halting after "above"),
+    # explored by Mechanism.from_step, against the library's above-threshold spec at horizon 3:
+    # the same exact delta at every lambda (the library is a separate C++ state machine)
+    import json
+    import os
+    import tempfile
+    r_t, r_q = F(1, 4), F(1, 2)
+
+    def step(state, v):
+        if state == "halted":
+            return {("halt", state): 1}
+        return {(answer, "halted" if answer == "above" else posterior): p
+                for answer, (p, posterior) in state.compare(-v, r_q).items()}
+
+    pairs = [[a, b] for a in (-1, 0, 1) for b in (-1, 0, 1) if abs(a - b) <= 1]
+    m = exactdp.Mechanism.from_step(step, initial=noise.latent_threshold(r_t), messages=[-1, 0, 1],
+                                    neighbours={"type": "pairs", "allowed": pairs}, horizon=3, name="AboveThreshold",
+                                    explore="horizon")  # the posteriors of "below, below, ..." never repeat
+    library = {"format": "exactdp/1", "name": "AT", "horizon": 3,
+               "mechanism": {"type": "library", "name": "above-threshold",
+                             "params": {"r_threshold": "1/4", "r_query": "1/2", "queries": 3}}}
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "at.json")
+        with open(path, "w") as f:
+            json.dump(library, f)
+        lambdas = [1, 2, 4, 8, 16]
+        want = exactdp.profile(path, lambdas=lambdas)["at"]
+    got = exactdp.profile(m, lambdas=lambdas)["at"]
+    assert [e["delta"] for e in got] == [e["delta"] for e in want]
+    assert got[-1]["delta"] == 0 and got[0]["delta"] > 0
+    assert "DLap(1/4)|below(-1;1/2)" in m.to_spec()["mechanism"]["states"]
