@@ -15,8 +15,8 @@ from ._core import Session
 from .audit import audit, grid_bracket
 from .game import check, profile
 from .mechanism import Mechanism, canonical_name
-from . import testing
+from . import noise, testing
 
 __all__ = ["Error", "Mechanism", "MechanismSpec", "PrivacyLoss", "PrivacyProfile", "TradeOff", "audit", "canonical_name",
-           "check", "compose", "grid_bracket", "max_ratio", "parse_mechanism_spec", "profile", "renyi_moment", "Session",
-           "testing"]
+           "check", "compose", "grid_bracket", "max_ratio", "noise", "parse_mechanism_spec", "profile", "renyi_moment",
+           "Session", "testing"]

@@ -66,8 +66,9 @@ Game interactive_randomized_response(const Rational& lambda, const Rational& del
 /// Σ_{j∈ℤ} Pr[τ = j] · Π_s F_ν(A_s + j), with τ ~ DLap(r_threshold), ν_s ~ DLap(r_query)
 /// independent and F_ν the DLap CDF (D.3). The margin of a query is A = Thresh − q, so that the
 /// query stops ("above") iff q + ν > Thresh + τ, i.e. ν > A + τ. Computed exactly by splitting ℤ
-/// at 0 and at every −A_s and summing the geometric series on each piece in closed form; the
-/// noise is never truncated or clamped. The value depends only on the multiset of margins.
+/// at 0 and at every −A_s and summing the geometric series on each piece in closed form
+/// (noise::LatentThreshold::probability_of, the one home of this sum); the noise is never
+/// truncated or clamped. The value depends only on the multiset of margins.
 /// @param r_threshold  the threshold noise parameter, in (0, 1)
 /// @param r_query      the query noise parameter, in (0, 1)
 /// @param margins      A_1, …, A_t (|A_s| ≤ 10⁶; any t, cost O(t²) per interval)
