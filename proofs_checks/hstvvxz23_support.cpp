@@ -368,4 +368,110 @@ std::optional<Adversary> random_adversary_from(const Game& game, const std::stri
 
 Rational exp_lower(const Rational& epsilon) { return exp(Interval(epsilon, 128)).lower(); }
 
+// ------------------------------------------------------------------ shared by the hstvvxz23_*.cpp checks
+
+std::vector<Rational> comparison_points(const std::vector<const PiecewiseLinear*>& curves) {
+  std::set<Rational> pts{Rational(0), Rational(1)};
+  for (const auto* c : curves)
+    for (const auto& x : c->breakpoints()) pts.insert(x);
+  return {pts.begin(), pts.end()};
+}
+
+MenuEntry random_im_entry(Rng& rng, const std::string& name, unsigned long alpha) {
+  const Rational lambda = lambda_grid()[static_cast<std::size_t>(rng.range(1, 4))];
+  switch (rng.range(0, 6)) {
+    case 0: return certified_entry(name, mp_game(), lambda, alpha);
+    case 1: return certified_entry(name, ma_game(), lambda, alpha);
+    case 2: return certified_entry(name, library::sticky_randomized_response(lambda_grid()[static_cast<std::size_t>(rng.range(1, 4))], 2), lambda, alpha);
+    case 3: return certified_entry(name, library::interactive_randomized_response(q(2), std::vector<Rational>{q(1, 20), q(1, 10)}[rng.range(0, 1)]), lambda, alpha);
+    case 4: return certified_entry(name, choice_im(), lambda, alpha);
+    default: return certified_entry(name, random_finite_game(rng, 2, static_cast<unsigned>(rng.range(1, 2))), lambda, alpha);
+  }
+}
+
+std::vector<MenuEntry> random_im_menu(Rng& rng, std::size_t size, unsigned long alpha) {
+  std::vector<MenuEntry> menu;
+  for (std::size_t j = 0; j < size; ++j) menu.push_back(random_im_entry(rng, "E" + std::to_string(j), alpha));
+  return menu;
+}
+
+std::vector<MenuEntry> random_rr_menu(Rng& rng, std::size_t size, bool pure) {
+  std::vector<MenuEntry> menu;
+  const std::vector<Rational> lambdas{q(3, 2), q(2), q(3)}, deltas{q(0), q(1, 10), q(1, 20)};
+  for (std::size_t j = 0; j < size; ++j) {
+    const Rational l = lambdas[static_cast<std::size_t>(rng.range(0, 2))];
+    const Rational d = pure ? Rational(0) : deltas[static_cast<std::size_t>(rng.range(0, 2))];
+    menu.push_back(entry("R" + std::to_string(j), one_shot_rr(l, d), l, d));
+  }
+  return menu;
+}
+
+std::size_t slots(const CheckContext& ctx) { return ctx.budget().horizon_cap() >= 4 ? 3 : 2; }
+
+LaunchOptions launch_options(std::size_t instances, unsigned horizon) {
+  LaunchOptions o;
+  o.max_instances = instances;
+  o.horizon = horizon;
+  return o;
+}
+
+ContinuationRule hashed_rule(std::uint64_t salt, ContinuationRule base) {
+  return [salt, base](const std::vector<LaunchParameters>& launched, const LaunchParameters& proposed) {
+    if (base && !base(launched, proposed)) return false;
+    std::uint64_t h = 1469598103934665603ull ^ salt;
+    auto mix = [&](const std::string& s) {
+      for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+      h = (h ^ 0xff) * 1099511628211ull;
+    };
+    for (const auto& d : launched) mix(str(d.lambda) + "/" + str(d.delta));
+    mix(str(proposed.lambda) + "/" + str(proposed.delta));
+    return h % 3 != 0;
+  };
+}
+
+
+/// 𝒢 = (Π λ_j, Σ δ_j) with threshold (λ_d, δ_d) (BG-RRUV16-BASIC's accumulator).
+Accumulator approximate_accumulator(Rational lambda_d, Rational delta_d) {
+  Accumulator a;
+  a.report = [](const std::vector<LaunchParameters>& ds) {
+    Rational l = 1, d = 0;
+    for (const auto& x : ds) l *= x.lambda, d += x.delta;
+    return "lambda=" + str(l) + ",delta=" + str(d);
+  };
+  a.within = [lambda_d, delta_d](const std::vector<LaunchParameters>& ds) {
+    Rational l = 1, d = 0;
+    for (const auto& x : ds) l *= x.lambda, d += x.delta;
+    return l <= lambda_d && d <= delta_d;
+  };
+  return a;
+}
+
+std::string odometer_filter_identity(const Game& odo, const Game& filt, const Adversary& a, unsigned h) {
+  const MessageMap drop = [](const std::vector<std::string>&, const std::string& m) -> std::optional<std::string> {
+    if (m == "privacy_loss") return std::nullopt;
+    return m;
+  };
+  const Adversary b = replay(odo, a, filt, drop, h);
+  const ViewLaw lo = view_law(odo, a, h, [](const std::vector<Step>& steps) {
+    std::vector<std::string> k;
+    for (const auto& s : steps)
+      if (s.message0 != "privacy_loss") k.push_back(s.answer);
+    return k;
+  });
+  const ViewLaw lf = view_law(filt, b, h);
+  return lo == lf ? "" : " odometer " + describe_law(lo) + " vs filter " + describe_law(lf) + ";";
+}
+
+std::string odometer_round(CheckContext& ctx, const std::vector<MenuEntry>& menu, const Accumulator& acc, const ContinuationRule& rule,
+                           std::size_t instances, unsigned h, const Rational& lambda_d, const Rational& delta_d, unsigned adversaries) {
+  const Game odo = odometer_truncated(menu, acc, launch_options(instances, h));
+  const Game filt = filter_composition(menu, rule, launch_options(instances, h));
+  std::string bad;
+  const auto po = worst_case_profile(odo).profile, pf = worst_case_profile(filt).profile;
+  if (!(po.forward() == pf.forward() && po.backward() == pf.backward())) bad += " odometer and filter profiles differ;";
+  if (po.delta(lambda_d) > delta_d) bad += " truncated view exceeds the threshold: δ(" + str(lambda_d) + ") = " + str(po.delta(lambda_d)) + " > " + str(delta_d) + ";";
+  for (unsigned i = 0; i < adversaries; ++i) bad += odometer_filter_identity(odo, filt, random_adversary(odo, h, ctx.rng()), h);
+  return bad;
+}
+
 }  // namespace exactdp::proofs::filters

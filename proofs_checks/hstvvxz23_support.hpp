@@ -117,4 +117,48 @@ Adversary adversary_from_policy(const Game& game, const std::function<std::optio
 /// enclosure of e^ε at 128 bits. Since δ(λ) is non-increasing, δ(λ_lo) ≤ δ proves (ε, δ)-DP.
 Rational exp_lower(const Rational& epsilon);
 
+// ------------------------------------------------------------------ shared by the hstvvxz23_*.cpp checks
+
+/// The λ at which a profile is compared: the breakpoints of both directions of @p a and @p b,
+/// plus 0 and 1.
+std::vector<Rational> comparison_points(const std::vector<const PiecewiseLinear*>& curves);
+
+/// A random menu entry that is an interactive mechanism with certified parameters (δ = the
+/// engine's δ(λ), moment = the engine's sup Φ_α): MP, MA, sticky RR_u, IRR_{u,δ}, the choice IM
+/// C, or a random finite mechanism of depth 1–2.
+MenuEntry random_im_entry(Rng& rng, const std::string& name, unsigned long alpha = 2);
+
+/// A random menu of @p size interactive entries.
+std::vector<MenuEntry> random_im_menu(Rng& rng, std::size_t size, unsigned long alpha = 2);
+
+/// A random menu of one-shot RR_{λ,δ} (noninteractive) entries with their exact parameters.
+std::vector<MenuEntry> random_rr_menu(Rng& rng, std::size_t size, bool pure);
+
+/// Launch slots of the random filter instances: 2 at the small budget, 3 beyond.
+std::size_t slots(const CheckContext& ctx);
+
+LaunchOptions launch_options(std::size_t instances, unsigned horizon);
+
+/// A parameter-only rule refined by a seeded hash of the parameter sequence: continue iff @p base
+/// continues and the hash of (salt, λ₁, δ₁, …, proposed) is not ≡ 0 mod 3. Deterministic and
+/// order-independent, so it is one fixed function of the parameters (THEOREMS.md A.9).
+ContinuationRule hashed_rule(std::uint64_t salt, ContinuationRule base);
+
+// ------------------------------------------------------------------ accumulators and the L2.19 identity
+
+/// 𝒢 = (Π λ_j, Σ δ_j) with threshold (λ_d, δ_d) (BG-RRUV16-BASIC's accumulator).
+Accumulator approximate_accumulator(Rational lambda_d, Rational delta_d);
+
+/// L2.19's view identity for one adversary A of the odometer: the truncated odometer view with the
+/// `privacy_loss` answers deleted equals the filter's view of A with its `privacy_loss` messages
+/// dropped (Algs 14/15; both games answer a refused/over-threshold launch with "halt", so the
+/// relabelling of the halt message is the identity here). Returns "" when equal.
+std::string odometer_filter_identity(const Game& odo, const Game& filt, const Adversary& a, unsigned h);
+
+/// Runs the L2.19 comparison on one (menu, accumulator, filter rule): the odometer and filter
+/// profiles are equal, the identity holds for @p adversaries random adversaries, and the
+/// odometer's truncated view stays within the threshold (sup H_{λ_d} ≤ δ_d).
+std::string odometer_round(CheckContext& ctx, const std::vector<MenuEntry>& menu, const Accumulator& acc, const ContinuationRule& rule,
+                           std::size_t instances, unsigned h, const Rational& lambda_d, const Rational& delta_d, unsigned adversaries);
+
 }  // namespace exactdp::proofs::filters

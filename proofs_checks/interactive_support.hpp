@@ -65,7 +65,7 @@ std::string factorisation_failure(const ComposedTree& t);
 std::string composed_simulator_failure(const ComposedTree& t, const std::vector<Simulator>& simulators);
 
 /// X-LYU-GREEDY (registered in facts.cpp, written beside the other LYU-DECOMP node checks in
-/// lyu.cpp): Step C of B.9 replayed from the node tables of LYU-DECOMP runs.
+/// lyu_s4_1_approximate.cpp): Step C of B.9 replayed from the node tables of LYU-DECOMP runs.
 void check_lyu_greedy(CheckContext& ctx);
 
 /// "MP ⊗ R2".

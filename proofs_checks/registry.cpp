@@ -107,10 +107,21 @@ const std::vector<Theorem>& registry() {
     std::vector<Theorem> r;
     families::background(r);
     families::vadhan_wang(r);
-    families::lyu(r);
-    families::hstvvxz23(r);
-    families::hsv(r);
-    families::hsv_complex(r);
+    families::lyu_s4_1_approximate(r);
+    families::lyu_s4_2_renyi(r);
+    families::lyu_appb_guess_and_check(r);
+    families::hstvvxz23_s1_s2_composition(r);
+    families::hstvvxz23_s3_fdp_filters(r);
+    families::hstvvxz23_s4_renyi(r);
+    families::hstvvxz23_filter_background(r);
+    families::hsv_s1_s3_model(r);
+    families::hsv_s4_concurrent(r);
+    families::hsv_s5_parallel(r);
+    families::hsv_s6_complex(r);
+    families::hsv_s7_s9_applications(r);
+    families::hsv_s10_simulation(r);
+    families::hsv_s11_coupling(r);
+    families::hsv_s12_s14_filters_renyi_fdp(r);
     families::facts(r);
     std::set<std::string> seen;
     for (const auto& t : r)

@@ -154,14 +154,26 @@ std::string theorem_index(const std::vector<CheckResult>& results);
 /// The Doxygen page docs/theorems.md indexing each theorem to its check and library functions.
 std::string doxygen_index(const std::vector<CheckResult>& results);
 
-/// The family registration functions, one per source file.
+/// The registration functions, one per source file (one theorem group each), called in this order:
+/// the papers in the order of the catalogue (docs/THEOREMS.md part C), each in the order of its sections.
 namespace families {
 void background(std::vector<Theorem>& out);
 void vadhan_wang(std::vector<Theorem>& out);
-void lyu(std::vector<Theorem>& out);
-void hstvvxz23(std::vector<Theorem>& out);
-void hsv(std::vector<Theorem>& out);
-void hsv_complex(std::vector<Theorem>& out);
+void lyu_s4_1_approximate(std::vector<Theorem>& out);
+void lyu_s4_2_renyi(std::vector<Theorem>& out);
+void lyu_appb_guess_and_check(std::vector<Theorem>& out);
+void hstvvxz23_s1_s2_composition(std::vector<Theorem>& out);
+void hstvvxz23_s3_fdp_filters(std::vector<Theorem>& out);
+void hstvvxz23_s4_renyi(std::vector<Theorem>& out);
+void hstvvxz23_filter_background(std::vector<Theorem>& out);
+void hsv_s1_s3_model(std::vector<Theorem>& out);
+void hsv_s4_concurrent(std::vector<Theorem>& out);
+void hsv_s5_parallel(std::vector<Theorem>& out);
+void hsv_s6_complex(std::vector<Theorem>& out);
+void hsv_s7_s9_applications(std::vector<Theorem>& out);
+void hsv_s10_simulation(std::vector<Theorem>& out);
+void hsv_s11_coupling(std::vector<Theorem>& out);
+void hsv_s12_s14_filters_renyi_fdp(std::vector<Theorem>& out);
 void facts(std::vector<Theorem>& out);
 }  // namespace families
 

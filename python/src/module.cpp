@@ -8,7 +8,7 @@
 #include "exactdp/divergence/renyi.hpp"
 #include "exactdp/divergence/tradeoff.hpp"
 #include "exactdp/io/claims.hpp"
-#include "exactdp/mechanism/spec.hpp"
+#include "exactdp/accounting/mechanism_spec.hpp"
 #include "exactdp/io/spec_file.hpp"
 #include "exactdp/io/game_json.hpp"
 #include "exactdp/game/engine.hpp"

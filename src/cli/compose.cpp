@@ -9,7 +9,7 @@
 #include "exactdp/bounds/optimal_composition.hpp"
 #include "exactdp/bounds/renyi_conversions.hpp"
 #include "exactdp/core/error.hpp"
-#include "exactdp/mechanism/spec.hpp"
+#include "exactdp/accounting/mechanism_spec.hpp"
 
 #include <algorithm>
 #include <iostream>

@@ -1,5 +1,5 @@
 // libFuzzer target: the claims parser (io/claims.hpp), including the mechanism SPEC strings it
-// reads (mechanism/spec.hpp). Inputs must parse or be refused with exactdp::Error; the audit itself
+// reads (accounting/mechanism_spec.hpp). Inputs must parse or be refused with exactdp::Error; the audit itself
 // is not run (its cost is legitimately large for large claims).
 #include "exactdp/core/error.hpp"
 #include "exactdp/io/claims.hpp"

@@ -1,7 +1,7 @@
 // The claims audit (io/claims.hpp) on cases whose truth comes from a second route.
 #include "exactdp/io/claims.hpp"
 
-#include "exactdp/mechanism/spec.hpp"
+#include "exactdp/accounting/mechanism_spec.hpp"
 
 #include <gtest/gtest.h>
 

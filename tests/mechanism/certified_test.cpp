@@ -2,6 +2,7 @@
 // versions of RR, k-fold RR (KOV15) and the discrete Laplace mechanism given by ε. Expected
 // values come from the exact machinery on rational instances (divergence/, bounds/), from the
 // closed forms of THEOREMS.md A.2 and B.11, from E.3, and from mpmath where marked.
+#include "exactdp/bounds/laplace.hpp"
 #include "exactdp/bounds/optimal_composition.hpp"
 #include "support/exact.hpp"
 #include "exactdp/divergence/hockey_stick.hpp"

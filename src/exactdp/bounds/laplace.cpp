@@ -1,6 +1,7 @@
 #include "exactdp/bounds/laplace.hpp"
 
 #include "exactdp/bounds/parameters.hpp"
+#include "exactdp/core/error.hpp"
 
 namespace exactdp {
 
@@ -33,6 +34,17 @@ Interval laplace_mechanism_rdp(const Rational& alpha, const Rational& scale, con
   const Interval moment = Interval(weight, precision) * exp(Interval(Rational((alpha - 1) * eps0), precision)) +
                           Interval(Rational(1 - weight), precision) * exp(Interval(Rational(-alpha * eps0), precision));
   return log(moment) / Interval(Rational(alpha - 1), precision);
+}
+
+Interval laplace_least_epsilon(const Rational& scale, const Rational& sensitivity, const Rational& delta,
+                               Precision precision) {
+  const Rational eps0 = laplace_mechanism_epsilon(scale, sensitivity);  // validates b, Δ
+  if (sgn(delta) < 0 || delta > 1)
+    throw Error("laplace_least_epsilon", "delta", to_string(delta), "delta must lie in [0, 1]");
+  if (delta == 1) return Interval::zero(precision);
+  const Interval candidate = Interval(eps0, precision) +
+                             Interval(2L, precision) * log1p(Interval(Rational(-delta), precision));
+  return max(candidate, Interval::zero(precision));
 }
 
 }  // namespace exactdp

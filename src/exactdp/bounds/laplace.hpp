@@ -27,4 +27,13 @@ Interval laplace_dp_delta(const Rational& scale, const Rational& sensitivity, co
 Interval laplace_mechanism_rdp(const Rational& alpha, const Rational& scale, const Rational& sensitivity,
                                Precision precision = default_precision);
 
+/// The least ε ≥ 0 with δ(ε) ≤ δ for the continuous Laplace mechanism (scale b, sensitivity Δ,
+/// ε₀ = Δ/b), inverting δ(ε) = 1 − e^{(ε−ε₀)/2} on [0, ε₀] (THEOREMS.md B.11; the profile itself
+/// is exactdp::laplace_dp_delta() above): max(0, ε₀ + 2·ln(1 − δ)), and ε₀ for δ = 0.
+///
+/// Preconditions: b > 0, Δ > 0, 0 ≤ δ ≤ 1 (exactdp::Error naming "scale", "sensitivity",
+/// "delta"). Guarantee: contains the least ε.
+Interval laplace_least_epsilon(const Rational& scale, const Rational& sensitivity, const Rational& delta,
+                               Precision precision = default_precision);
+
 }  // namespace exactdp

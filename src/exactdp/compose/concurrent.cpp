@@ -182,23 +182,7 @@ Game concurrent(const std::vector<Game>& components, std::string name) {
   return out;
 }
 
-// ------------------------------------------------------------------ adversary classes
-
-std::string to_string(AdversaryClass c) {
-  switch (c) {
-    case AdversaryClass::adaptive: return "adaptive";
-    case AdversaryClass::oblivious: return "oblivious";
-    case AdversaryClass::sequential: return "sequential";
-  }
-  return "?";
-}
-
-AdversaryClass parse_adversary_class(const std::string& text, const std::string& field) {
-  if (text == "adaptive") return AdversaryClass::adaptive;
-  if (text == "oblivious") return AdversaryClass::oblivious;
-  if (text == "sequential") return AdversaryClass::sequential;
-  throw Error(field, "", text, "unknown adversary class (expected adaptive, oblivious or sequential)");
-}
+// ------------------------------------------------------------------ sequential adversaries
 
 SequentialVerifier::SequentialVerifier(std::shared_ptr<const Verifier> inner, std::shared_ptr<const InteractiveMechanism> mechanism)
     : inner_(std::move(inner)), mechanism_(std::move(mechanism)) {

@@ -17,6 +17,7 @@
 /// the component supports). bench/README.md reports the measured counts.
 #pragma once
 
+#include "exactdp/game/adversary_class.hpp"
 #include "exactdp/game/game.hpp"
 #include "exactdp/mechanism/interactive.hpp"
 
@@ -132,20 +133,6 @@ private:
 /// @param name        for reports (default: the composed mechanism's name)
 /// Throws exactdp::Error if a component game is invalid.
 Game concurrent(const std::vector<Game>& components, std::string name = "");
-
-/// The class of adversaries a worst case is taken over (THEOREMS.md A.4 taxonomy, A.8).
-enum class AdversaryClass {
-  adaptive,    ///< every adaptive adversary (the default; the engine's worst case)
-  oblivious,   ///< the message-pair sequence is fixed before the interaction
-  sequential,  ///< for compositions: once the adversary leaves a component it never returns
-};
-
-/// "adaptive", "oblivious" or "sequential".
-std::string to_string(AdversaryClass c);
-/// Parses the names of to_string; throws exactdp::Error naming @p field and the value otherwise.
-/// @param text   the name as given by the user
-/// @param field  the option or JSON path to name in errors
-AdversaryClass parse_adversary_class(const std::string& text, const std::string& field);
 
 /// Sequential adversaries as a verifier (THEOREMS.md A.8 "Sequential composition"): wraps a
 /// composition's verifier so that the adversary finishes one component before starting the next.

@@ -5,10 +5,7 @@
 /// limit. They bound memory and time on hostile input; legitimate models are far below them.
 #pragma once
 
-#include "exactdp/numeric/rational.hpp"
-
 #include <cstddef>
-#include <gmp.h>
 
 namespace exactdp::limits {
 
@@ -25,15 +22,11 @@ inline constexpr std::size_t max_rows = std::size_t{1} << 20;
 /// Largest horizon (default number of rounds) a spec may give.
 inline constexpr unsigned long max_horizon = 100000;
 /// Largest size in bits of the numerator and of the denominator of any probability written in an
-/// input (e.g. "1e-999999" has a 3.3-million-bit denominator and is refused).
+/// input (e.g. "1e-999999" has a 3.3-million-bit denominator and is refused). The test of a
+/// rational against it, limits::rational_size_ok(), is in numeric/rational.hpp: core/ is the
+/// bottom layer and knows no number type (docs/architecture.md).
 inline constexpr std::size_t max_rational_bits = 4096;
 /// Largest line accepted by a live session (`exactdp run`), in bytes.
 inline constexpr std::size_t max_session_line_bytes = std::size_t{1} << 16;
-
-/// Whether both the numerator and the denominator of @p q have at most max_rational_bits bits.
-inline bool rational_size_ok(const Rational& q) {
-  return mpz_sizeinbase(q.get_num_mpz_t(), 2) <= max_rational_bits &&
-         mpz_sizeinbase(q.get_den_mpz_t(), 2) <= max_rational_bits;
-}
 
 }  // namespace exactdp::limits

@@ -4,6 +4,7 @@
 #include "exactdp/core/limits.hpp"
 #include "exactdp/divergence/hockey_stick.hpp"
 #include "exactdp/numeric/decide.hpp"
+#include "exactdp/numeric/rational.hpp"
 
 #include <nlohmann/json.hpp>
 

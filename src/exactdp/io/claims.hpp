@@ -11,7 +11,7 @@
 ///              "epsilon": "1", "claimed_delta": "1e-3"}]}
 /// ```
 ///
-/// * `mechanism` is a SPEC as in `exactdp compose` (exactdp/mechanism/spec.hpp), used `times`
+/// * `mechanism` is a SPEC as in `exactdp compose` (exactdp/accounting/mechanism_spec.hpp), used `times`
 ///   times (default 1); a heterogeneous composition is written `"mechanisms": [{"mechanism": SPEC,
 ///   "times": k}, …]` instead (finite mechanisms only: dgauss, laplace and gauss compose with
 ///   nothing else here, as in `exactdp compose`). A mechanism's worst-case
@@ -42,7 +42,7 @@
 #pragma once
 
 #include "exactdp/amplification/poisson.hpp"
-#include "exactdp/mechanism/spec.hpp"
+#include "exactdp/accounting/mechanism_spec.hpp"
 #include "exactdp/numeric/interval.hpp"
 #include "exactdp/numeric/rational.hpp"
 

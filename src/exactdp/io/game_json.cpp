@@ -1,5 +1,7 @@
 #include "exactdp/io/game_json.hpp"
 
+#include "exactdp/compose/concurrent.hpp"
+
 #include <nlohmann/json.hpp>
 
 namespace exactdp {

@@ -4,7 +4,7 @@
 /// +∞ is "inf".
 #pragma once
 
-#include "exactdp/compose/concurrent.hpp"
+#include "exactdp/game/adversary_class.hpp"
 #include "exactdp/game/engine.hpp"
 
 #include <string>
@@ -21,7 +21,7 @@ struct ProfileQuery {
   /// Non-integer Rényi orders α > 1: "renyi" entries with a certified enclosure of the moment
   /// (worst_case_renyi_moment_certified), `"moment": "[lo, hi]"`, `"certified": true`.
   std::vector<Rational> real_alphas;
-  /// The adversary class (compose/concurrent.hpp): adaptive (default); sequential wraps the
+  /// The adversary class (game/adversary_class.hpp): adaptive (default); sequential wraps the
   /// verifier (sequential_adversaries); oblivious uses the oblivious routines for the profile, the
   /// integer Rényi moments and the ratio (real α is refused for oblivious adversaries).
   AdversaryClass adversary = AdversaryClass::adaptive;

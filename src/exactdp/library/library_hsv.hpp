@@ -18,7 +18,6 @@
 
 #include "exactdp/game/game.hpp"
 #include "exactdp/mechanism/composite.hpp"
-#include "exactdp/reduce/complex_mechanism.hpp"
 #include "exactdp/numeric/rational.hpp"
 
 #include <functional>

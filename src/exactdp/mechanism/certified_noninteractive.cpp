@@ -1,6 +1,5 @@
 #include "exactdp/mechanism/certified_noninteractive.hpp"
 
-#include "exactdp/bounds/laplace.hpp"
 #include "exactdp/core/error.hpp"
 #include "exactdp/mechanism/noninteractive.hpp"
 
@@ -131,16 +130,6 @@ CertifiedLoss discrete_laplace_loss(const Rational& epsilon, unsigned long sensi
   }
   atoms.push_back({SymbolicRatio::exponential(1, Rational(-epsilon)), far, near});  // k = Δ: tails ≥ Δ
   return CertifiedLoss::from_atoms(std::move(atoms), where);
-}
-
-Interval laplace_least_epsilon(const Rational& scale, const Rational& sensitivity, const Rational& delta,
-                               Precision precision) {
-  const Rational eps0 = laplace_mechanism_epsilon(scale, sensitivity);  // validates b, Δ
-  require_delta(delta, "laplace_least_epsilon", "delta");
-  if (delta == 1) return Interval::zero(precision);
-  const Interval candidate = Interval(eps0, precision) +
-                             Interval(2L, precision) * log1p(Interval(Rational(-delta), precision));
-  return max(candidate, Interval::zero(precision));
 }
 
 }  // namespace exactdp

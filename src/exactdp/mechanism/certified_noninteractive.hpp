@@ -2,7 +2,8 @@
 /// Noninteractive mechanisms whose tables are irrational because they are given by ε rather than
 /// by λ = e^ε (THEOREMS.md §0.3, B.15): randomized response RR_{ε,δ} and the discrete Laplace
 /// mechanism with r = e^{−ε/Δ}, as certified privacy-loss distributions; the KOV15 optimal
-/// composition of RR over certified λ; and the inverse of the continuous Laplace profile.
+/// composition of RR over certified λ. (The inverse of the continuous Laplace profile,
+/// exactdp::laplace_least_epsilon(), is with that profile in bounds/laplace.hpp.)
 ///
 /// For rational λ (or r) use the exact tables of noninteractive.hpp instead.
 #pragma once
@@ -62,14 +63,5 @@ Interval randomized_response_composition_least_epsilon(const Interval& lambda, c
 /// Preconditions: ε > 0 (r < 1; exactdp::Error naming "epsilon"), 1 ≤ Δ ≤ max_table_outcomes.
 CertifiedLoss discrete_laplace_loss(const Rational& epsilon, unsigned long sensitivity,
                                     Precision precision = default_precision);
-
-/// The least ε ≥ 0 with δ(ε) ≤ δ for the continuous Laplace mechanism (scale b, sensitivity Δ,
-/// ε₀ = Δ/b), inverting δ(ε) = 1 − e^{(ε−ε₀)/2} on [0, ε₀] (THEOREMS.md B.11; the profile itself
-/// is exactdp::laplace_dp_delta()): max(0, ε₀ + 2·ln(1 − δ)), and ε₀ for δ = 0.
-///
-/// Preconditions: b > 0, Δ > 0, 0 ≤ δ ≤ 1 (exactdp::Error naming "scale", "sensitivity",
-/// "delta"). Guarantee: contains the least ε.
-Interval laplace_least_epsilon(const Rational& scale, const Rational& sensitivity, const Rational& delta,
-                               Precision precision = default_precision);
 
 }  // namespace exactdp

@@ -10,7 +10,10 @@
 /// * Port, the two sides of a post-processor;
 /// * DeterministicPostProcessor, P as a step function over named states and messages;
 /// * PairRelation, a verification function over message pairs with finite memory (HSV D3.3);
-/// * compose_deterministic(), the composite P∘*(M₁, …, M_k) as an ordinary InteractiveMechanism.
+/// * compose_deterministic(), the composite P∘*(M₁, …, M_k) as an ordinary InteractiveMechanism;
+/// * CompositeInstance, a composite as the HSV §6 checker of reduce/ reads it (P, f, f′, the
+///   sub-mechanisms' answers, the horizon), so that the library can describe its composites
+///   without depending on the checker's layer.
 ///
 /// Sub-mechanisms are fixed in advance and idle until P first addresses them. This is the
 /// extended concurrent composition (HSV D4.1) with creations at data-independent times: creating
@@ -21,6 +24,7 @@
 #include "exactdp/mechanism/interactive.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -111,5 +115,23 @@ std::string sub_message(std::size_t index, const std::string& message);
 /// @param max_inner_steps  the most right messages P may send while answering one left message
 CompositeMechanism compose_deterministic(DeterministicPostProcessor processor, std::vector<std::string> left_messages,
                                          std::vector<SubMechanism> subs, unsigned max_inner_steps = 64);
+
+/// A composite mechanism as the HSV §6 checker reads it (THEOREMS.md B.17;
+/// exactdp::check_composite_conditions() in reduce/complex_mechanism.hpp).
+struct CompositeInstance {
+  DeterministicPostProcessor processor;  ///< P
+  PairRelation input_relation;           ///< f: pairs of left (adversary) messages
+  PairRelation output_relation;          ///< f′: pairs of right messages P sends to the sub-mechanisms
+  std::vector<std::string> right_answers;  ///< the finite alphabet of sub-mechanism answers
+  /// Optional: the answers possible to one right message (e.g. the answer alphabet of the
+  /// sub-mechanism it addresses); when set it replaces right_answers, called with P₀'s message.
+  std::function<std::vector<std::string>(const std::string& message)> answers_to;
+  unsigned horizon = 1;                  ///< messages P receives on every path (left and right together)
+  /// Also check the taint rules of the pseudocode form (HSV D6.5, Cor 6.6) reported by a
+  /// taint-instrumented P (DeterministicPostProcessor::taint_instrumented), on each copy at every
+  /// step before the three conditions; exactdp::Error if P is not instrumented.
+  bool taint_rules = false;
+  std::uint64_t max_paths = 1'000'000;   ///< refuse (exactdp::Error) beyond this many explored steps
+};
 
 }  // namespace exactdp

@@ -2,6 +2,8 @@
 /// Exact rational numbers (GMP) and their parsing and printing.
 #pragma once
 
+#include "exactdp/core/limits.hpp"
+
 #include <gmpxx.h>
 
 #include <cstddef>
@@ -58,5 +60,16 @@ private:
 struct RationalHash {
   std::size_t operator()(const Rational& q) const noexcept;
 };
+
+namespace limits {
+
+/// Whether both the numerator and the denominator of @p q have at most max_rational_bits bits
+/// (core/limits.hpp): the size test every reader of user input applies to an exact number.
+inline bool rational_size_ok(const Rational& q) {
+  return mpz_sizeinbase(q.get_num_mpz_t(), 2) <= max_rational_bits &&
+         mpz_sizeinbase(q.get_den_mpz_t(), 2) <= max_rational_bits;
+}
+
+}  // namespace limits
 
 }  // namespace exactdp

@@ -2,36 +2,21 @@
 /// A checker of the conditions of HSV §6 on a composite mechanism P∘*ExtConComp with a
 /// deterministic interactive post-processor P (THEOREMS.md A.10, B.17; HSV Def 6.2, Thm 6.1,
 /// catalogue entry HSV-T6.1): destination, response and f → f′, on every input up to a horizon.
+/// The checker's input, CompositeInstance, is declared with the rest of the composite vocabulary in
+/// mechanism/composite.hpp, so that the mechanism library can describe its composites without
+/// depending on this layer (docs/architecture.md).
 #pragma once
 
 #include "exactdp/core/error.hpp"
 #include "exactdp/mechanism/composite.hpp"
 
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace exactdp {
-
-/// A composite-mechanism instance for the HSV §6 checker (THEOREMS.md B.17).
-struct CompositeInstance {
-  DeterministicPostProcessor processor;  ///< P
-  PairRelation input_relation;           ///< f: pairs of left (adversary) messages
-  PairRelation output_relation;          ///< f′: pairs of right messages P sends to the sub-mechanisms
-  std::vector<std::string> right_answers;  ///< the finite alphabet of sub-mechanism answers
-  /// Optional: the answers possible to one right message (e.g. the answer alphabet of the
-  /// sub-mechanism it addresses); when set it replaces right_answers, called with P₀'s message.
-  std::function<std::vector<std::string>(const std::string& message)> answers_to;
-  unsigned horizon = 1;                  ///< messages P receives on every path (left and right together)
-  /// Also check the taint rules of the pseudocode form (HSV D6.5, Cor 6.6) reported by a
-  /// taint-instrumented P (DeterministicPostProcessor::taint_instrumented), on each copy at every
-  /// step before the three conditions; exactdp::Error if P is not instrumented.
-  bool taint_rules = false;
-  std::uint64_t max_paths = 1'000'000;   ///< refuse (exactdp::Error) beyond this many explored steps
-};
 
 /// A violated condition and how to reach it.
 struct CompositeViolation {

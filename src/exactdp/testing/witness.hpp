@@ -12,7 +12,7 @@
 ///    subtrees are tried first) and replace a node that sends by "stop" whenever the cut tree still
 ///    refutes the claim with its best event (sup_S P_b(S) − λ·P_{1−b}(S) > δ). A cut never helps
 ///    a later cut become acceptable (stopping earlier is a post-processing of the view, which
-///    cannot increase the hockey-stick divergence, THEOREMS.md A.5), so one pass leaves a tree in
+///    cannot increase the hockey-stick divergence, THEOREMS.md A.4), so one pass leaves a tree in
 ///    which no further single cut keeps a violation.
 /// 2. *Smallest event.* For that tree, the views sorted by their contribution
 ///    P_b(v) − λ·P_{1−b}(v) (largest first, ties by view); S is the shortest prefix whose sum

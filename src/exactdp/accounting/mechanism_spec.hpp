@@ -22,6 +22,10 @@
 /// worst-case pair clamped to [0, S] has the exact likelihood ratios e^{(S−2k)E/S}, so its
 /// privacy-loss distribution is certified exactly (certified_noninteractive.hpp); for exact tables
 /// give `r=` (e.g. `dlaplace:r=1/2`, which is (S·ln 2)-DP).
+///
+/// A spec answers accounting questions from the mechanism's tables (mechanism/) and, for the
+/// continuous mechanisms, from the closed forms of bounds/, so it sits in the accounting layer,
+/// above both (docs/architecture.md).
 #pragma once
 
 #include "exactdp/divergence/privacy_loss.hpp"

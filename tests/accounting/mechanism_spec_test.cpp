@@ -6,7 +6,7 @@
 #include "exactdp/divergence/renyi.hpp"
 #include "exactdp/mechanism/discrete_gaussian.hpp"
 #include "exactdp/mechanism/noninteractive.hpp"
-#include "exactdp/mechanism/spec.hpp"
+#include "exactdp/accounting/mechanism_spec.hpp"
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>

@@ -1,4 +1,4 @@
-#include "exactdp/mechanism/spec.hpp"
+#include "exactdp/accounting/mechanism_spec.hpp"
 
 #include "exactdp/bounds/gaussian.hpp"
 #include "exactdp/bounds/laplace.hpp"
