@@ -10,7 +10,11 @@ build=$1 src=$2 seconds=${3:-15}
 out="$build/fuzz"
 cmake -S "$src/tests/fuzz" -B "$out" -G Ninja -DCMAKE_CXX_COMPILER="${CLANGXX:-clang++}" \
   -DCMAKE_BUILD_TYPE= >/dev/null
-cmake --build "$out" -j 2 >/dev/null
+# the build's output is shown only when it fails (ctest --output-on-failure then shows the error)
+if ! cmake --build "$out" -j 2 >"$out/build.log" 2>&1; then
+  tail -n 60 "$out/build.log"
+  exit 1
+fi
 for target in spec_file claims; do
   scratch=$(mktemp -d)
   cp "$src/tests/fuzz/corpus/$target/"* "$scratch/"

@@ -225,13 +225,16 @@ public:
     std::vector<std::uint8_t> key;
     encode_node(n, key);
     const std::uint64_t h = hash_bytes(key.data(), key.size());
-    auto [e, inserted] = memo_.find_or_insert(key.data(), key.size(), h, arenas_.local());
+    // not a structured binding: clang before 16 cannot capture one in the lambda below
+    const auto found = memo_.find_or_insert(key.data(), key.size(), h, arenas_.local());
+    auto* const e = found.first;
+    const bool inserted = found.second;
     if (inserted) {
       keys_by_rounds_[n.rounds].fetch_add(1, std::memory_order_relaxed);
       arena_.execute([&] {
         tbb::task_group tg;
         group_ = &tg;
-        tg.run([this, e = e] { expand(e); });
+        tg.run([this, e] { expand(e); });
         tg.wait();
         group_ = nullptr;
       });
