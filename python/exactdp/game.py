@@ -99,8 +99,7 @@ def check(spec, lam=None, epsilon=None, delta=0, horizon=None, max_nodes=None, t
     ``spec`` is a spec file's path or an ``exactdp.Mechanism`` (its ``to_spec()`` text goes through
     the same parser and engine). Give the claim as ``lam`` (lambda = e^epsilon, exact) or
     ``epsilon`` (a real epsilon is decided through rational lambdas on either side of e^epsilon).
-    Returns a dict with ``verdict`` ("holds"
-    or "refuted"), the exact ``delta`` reached (and ``delta_forward``, ``delta_backward``),
+    Returns a dict with ``verdict`` ("holds", "refuted" or "undecided"; docs/verdicts.md), the exact ``delta`` reached (and ``delta_forward``, ``delta_backward``),
     ``horizon``, and for a refuted claim ``witness`` (the adversary as a decision tree, the event,
     ``probability_world0`` and ``probability_world1`` as Fractions) and ``witness_text`` (the
     command line's rendering).
