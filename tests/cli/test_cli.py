@@ -204,9 +204,9 @@ def test_hundred_million_fold_rr_is_answered_with_a_certified_epsilon():
     eps = r["least"][0]["epsilon"]
     lo, hi = Fraction(Decimal(eps["lo"])), Fraction(Decimal(eps["hi"]))
     assert Fraction("8126243.96") <= lo <= hi <= Fraction("8126243.961")
-    # a budget too small for the exact 100-fold composition sends it to the same closed form: same answer
-    exact = run_json("compose", "-m", "rr:lambda=3/2", "-k", "100", "--delta", "1e-5")
-    closed = run_json("compose", "-m", "rr:lambda=3/2", "-k", "100", "--delta", "1e-5", "--max-memory", "1")
+    # a budget too small for the exact 1000-fold composition (about 2.5 MiB) sends it to the same closed form: same answer
+    exact = run_json("compose", "-m", "rr:lambda=3/2", "-k", "1000", "--delta", "1e-5")
+    closed = run_json("compose", "-m", "rr:lambda=3/2", "-k", "1000", "--delta", "1e-5", "--max-memory", "1")
     assert exact["plan"]["route"] == "exact" and closed["plan"]["route"] == "binomial"
     least = Fraction(exact["least"][0]["lambda"])
     assert encloses(closed["least"][0]["epsilon"], Decimal(least.numerator).ln() - Decimal(least.denominator).ln())
