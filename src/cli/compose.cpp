@@ -4,10 +4,6 @@
 #include "report.hpp"
 
 #include "exactdp/amplification/poisson.hpp"
-#include "exactdp/bounds/composition_bounds.hpp"
-#include "exactdp/bounds/gaussian.hpp"
-#include "exactdp/bounds/optimal_composition.hpp"
-#include "exactdp/bounds/renyi_conversions.hpp"
 #include "exactdp/core/error.hpp"
 #include "exactdp/accounting/composition_plan.hpp"
 #include "exactdp/accounting/mechanism_spec.hpp"
@@ -63,43 +59,17 @@ void emit(const json& report, bool as_json) {
 
 using Component = CompositionComponent;
 
-/// The closed-form bounds for components with a known (λ, δ) guarantee in base form.
-json closed_form_bounds(const std::vector<Component>& comps, const Requests& req) {
+/// The bounds as JSON entries: name, delta, epsilon (certified, "inf" or "0"), note.
+json bounds_json(const std::vector<CompositionBound>& bounds, const Requests& req) {
   json out = json::array();
-  std::vector<LambdaDelta> levels;
-  unsigned long uses = 0;
-  for (const auto& c : comps) {
-    if (!c.spec || c.sampling_rate) return out;
-    auto g = c.spec->dp_guarantee();
-    if (!g || !g->epsilon.is_exact()) return out;
-    uses += c.times;
-    if (uses > 100000) return out;  // the closed forms below take a list of every use
-    for (unsigned long i = 0; i < c.times; ++i) levels.push_back({g->epsilon.lambda(), g->delta});
-  }
-  if (levels.empty()) return out;
-  auto basic = basic_composition(levels);
-  out.push_back({{"name", "basic composition (DKMMN06)"},
-                 {"epsilon", certified(sgn(basic.lambda - 1) == 0 ? Interval(Rational(0)) : log(Interval(basic.lambda, req.precision())), req.digits)},
-                 {"delta", to_string(basic.delta)}});
-  bool homogeneous = std::all_of(levels.begin(), levels.end(), [&](const LambdaDelta& l) { return l == levels.front(); });
-  for (const auto& d : req.deltas) {
-    Rational total_delta = 0;
-    for (const auto& l : levels) total_delta += l.delta;
-    try {
-      auto least = optimal_composition_least_lambda(levels, d);
-      json e{{"name", "optimal composition (KOV15/MV16)"}, {"delta", to_string(d)}};
-      e["epsilon"] = !least ? json("inf") : *least == 1 ? json("0") : certified(log(Interval(*least, req.precision())), req.digits);
-      e["note"] = "the least ε over all compositions of mechanisms with these (ε, δ) guarantees";
-      out.push_back(e);
-    } catch (const Error& e) {
-      out.push_back({{"name", "optimal composition (KOV15/MV16)"}, {"note", std::string("not computed: ") + e.why()}});
-    }
-    if (homogeneous && d > total_delta && sgn(levels.front().lambda - 1) > 0) {
-      const auto& l = levels.front();
-      Rational dprime = d - total_delta;
-      auto adv = advanced_composition(log(Interval(l.lambda, req.precision())), l.delta, levels.size(), dprime);
-      out.push_back({{"name", "advanced composition (DRV10)"}, {"delta", to_string(adv.delta)}, {"epsilon", certified(adv.epsilon, req.digits)}});
-    }
+  for (const auto& b : bounds) {
+    json e{{"name", b.name}};
+    if (b.delta) e["delta"] = to_string(*b.delta);
+    if (b.epsilon_infinite) e["epsilon"] = "inf";
+    else if (b.epsilon_zero) e["epsilon"] = "0";
+    else if (b.epsilon) e["epsilon"] = certified(*b.epsilon, req.digits);
+    if (!b.note.empty()) e["note"] = b.note;
+    out.push_back(e);
   }
   return out;
 }
@@ -142,27 +112,10 @@ json renyi_only_composition(const std::vector<Component>& comps, const Compositi
     throw Error("compose", "--lambda/--epsilon", "",
                 "this composition has no exact or certified profile here (" + plan.reason +
                     "); ask for --alpha (Renyi composition) and --delta (an RDP upper bound on epsilon), or raise --max-memory");
-  const Precision prec = req.precision();
   json r;
   r["exact"] = false;
   r["method"] = "Rényi composition (divergences add); no exact or certified profile exists here for this composition";
-  std::vector<Rational> grid = req.alphas;
-  if (grid.empty())
-    for (long a : {2L, 3L, 4L, 6L, 8L, 12L, 16L, 24L, 32L, 48L, 64L}) grid.push_back(Rational(a));
-  std::vector<RdpGuarantee> curve;
-  for (const auto& a : grid) {
-    auto d = composed_renyi(comps, a, prec);
-    if (d) curve.push_back({a, *d});
-  }
-  json bounds = json::array();
-  for (const auto& d : req.deltas) {
-    if (curve.empty() || sgn(d) == 0) continue;
-    auto best = best_rdp_to_dp_epsilon(curve, d);
-    bounds.push_back({{"name", "RDP conversion (CKS20 Prop 12)"},
-                      {"delta", to_string(d)},
-                      {"epsilon", certified(best.value, req.digits)},
-                      {"note", "an upper bound on the least epsilon at alpha = " + to_string(best.alpha) + ", not the exact value"}});
-  }
+  const json bounds = bounds_json(renyi_conversion_bounds(comps, req.alphas, req.deltas, req.precision()), req);
   if (!bounds.empty()) r["bounds"] = bounds;
   r["notes"] = json::array({"no profile: δ(ε) and the least ε are not available for this composition; the RDP bound is sound but not tight"});
   return r;
@@ -283,7 +236,7 @@ std::function<int()> add_compose(CLI::App& app) {
     r["components"] = json::array();
     for (const auto& c : comps)
       r["components"].push_back({{"source", c.source}, {"times", c.times}, {"description", c.describe()}});
-    json bounds = closed_form_bounds(comps, req);
+    json bounds = bounds_json(closed_form_bounds(comps, req.deltas, req.precision()), req);
     if (r.contains("bounds"))
       for (const auto& b : r["bounds"]) bounds.push_back(b);
     if (!bounds.empty()) r["bounds"] = bounds;

@@ -1,5 +1,8 @@
 #include "exactdp/accounting/composition_plan.hpp"
 
+#include "exactdp/bounds/composition_bounds.hpp"
+#include "exactdp/bounds/optimal_composition.hpp"
+#include "exactdp/bounds/renyi_conversions.hpp"
 #include "exactdp/core/error.hpp"
 #include "exactdp/divergence/renyi.hpp"
 
@@ -327,6 +330,71 @@ std::optional<Interval> composed_renyi(const std::vector<CompositionComponent>& 
     total += one * Interval(static_cast<long>(c.times), precision);
   }
   return total;
+}
+
+// ------------------------------------------------------------------ bounds beside the answer
+
+std::vector<CompositionBound> closed_form_bounds(const std::vector<CompositionComponent>& comps, const std::vector<Rational>& deltas,
+                                                 Precision precision) {
+  std::vector<CompositionBound> out;
+  std::vector<LambdaDelta> levels;
+  unsigned long uses = 0;
+  for (const auto& c : comps) {
+    if (!c.spec || c.sampling_rate) return out;
+    auto g = c.spec->dp_guarantee();
+    if (!g || !g->epsilon.is_exact()) return out;
+    uses += c.times;
+    if (uses > 100000) return {};  // the closed forms below take a list of every use
+    for (unsigned long i = 0; i < c.times; ++i) levels.push_back({g->epsilon.lambda(), g->delta});
+  }
+  if (levels.empty()) return out;
+  auto log_of = [&](const Rational& lambda) { return log(Interval(lambda, precision)); };
+  const LambdaDelta basic = basic_composition(levels);
+  CompositionBound b{"basic composition (DKMMN06)", basic.delta, std::nullopt, false, false, ""};
+  b.epsilon = basic.lambda == 1 ? Interval::zero(precision) : log_of(basic.lambda);
+  out.push_back(b);
+  const bool homogeneous = std::all_of(levels.begin(), levels.end(), [&](const LambdaDelta& l) { return l == levels.front(); });
+  Rational total_delta = 0;
+  for (const auto& l : levels) total_delta += l.delta;
+  for (const auto& d : deltas) {
+    CompositionBound opt{"optimal composition (KOV15/MV16)", d, std::nullopt, false, false,
+                         "the least ε over all compositions of mechanisms with these (ε, δ) guarantees"};
+    try {
+      const auto least = optimal_composition_least_lambda(levels, d);
+      if (!least) opt.epsilon_infinite = true;
+      else if (*least == 1) opt.epsilon_zero = true;
+      else opt.epsilon = log_of(*least);
+    } catch (const Error& e) {
+      opt.delta.reset();
+      opt.note = "not computed: " + e.why();
+    }
+    out.push_back(opt);
+    if (homogeneous && d > total_delta && sgn(levels.front().lambda - 1) > 0) {
+      const auto& l = levels.front();
+      const auto adv = advanced_composition(log_of(l.lambda), l.delta, levels.size(), Rational(d - total_delta));
+      out.push_back({"advanced composition (DRV10)", adv.delta, adv.epsilon, false, false, ""});
+    }
+  }
+  return out;
+}
+
+std::vector<CompositionBound> renyi_conversion_bounds(const std::vector<CompositionComponent>& comps,
+                                                      const std::vector<Rational>& alphas, const std::vector<Rational>& deltas,
+                                                      Precision precision) {
+  std::vector<Rational> grid = alphas;
+  if (grid.empty())
+    for (long a : {2L, 3L, 4L, 6L, 8L, 12L, 16L, 24L, 32L, 48L, 64L}) grid.push_back(Rational(a));
+  std::vector<RdpGuarantee> curve;
+  for (const auto& a : grid)
+    if (auto d = composed_renyi(comps, a, precision)) curve.push_back({a, *d});
+  std::vector<CompositionBound> out;
+  for (const auto& d : deltas) {
+    if (curve.empty() || sgn(d) == 0) continue;
+    const auto best = best_rdp_to_dp_epsilon(curve, d);
+    out.push_back({"RDP conversion (CKS20 Prop 12)", d, best.value, false, false,
+                   "an upper bound on the least epsilon at alpha = " + to_string(best.alpha) + ", not the exact value"});
+  }
+  return out;
 }
 
 }  // namespace exactdp

@@ -141,6 +141,33 @@ private:
 std::optional<Interval> composed_renyi(const std::vector<CompositionComponent>& components, const Rational& alpha,
                                        Precision precision);
 
+/// A closed-form bound reported beside a composition's answer (an upper bound on the least ε, or a
+/// guarantee (ε, δ) of the whole composition).
+struct CompositionBound {
+  std::string name;                ///< e.g. "basic composition (DKMMN06)"
+  std::optional<Rational> delta;   ///< the δ of the bound
+  std::optional<Interval> epsilon;  ///< certified ε; absent when not computed
+  bool epsilon_infinite = false;   ///< no finite ε at this δ
+  bool epsilon_zero = false;       ///< exactly 0
+  std::string note;                ///< what the bound means, or why it was not computed
+};
+
+/// The closed forms for compositions of mechanisms with a known (λ, δ) guarantee given exactly
+/// (randomized response, the pure mechanisms): basic composition (DKMMN06) for the whole
+/// composition, and for each δ in @p deltas the optimal composition (KOV15/MV16) and, when every
+/// use has the same guarantee, advanced composition (DRV10). Empty when some component has no such
+/// guarantee, is subsampled, or the composition has more than 100 000 uses (the formulas take a
+/// list of every use).
+std::vector<CompositionBound> closed_form_bounds(const std::vector<CompositionComponent>& components,
+                                                 const std::vector<Rational>& deltas, Precision precision);
+
+/// For each δ > 0 in @p deltas, the RDP conversion of CKS20 Prop 12 over the Rényi orders @p alphas
+/// (or a default grid 2…64 when empty) of the composition (Rényi divergences add): an upper bound
+/// on the least ε, not the exact value.
+std::vector<CompositionBound> renyi_conversion_bounds(const std::vector<CompositionComponent>& components,
+                                                      const std::vector<Rational>& alphas, const std::vector<Rational>& deltas,
+                                                      Precision precision);
+
 /// The k-fold composition of a certified loss. A loss with two atoms of finite positive ratios
 /// composes binomially in O(k) products (the atoms repeated squaring would build); others by
 /// CertifiedLoss::self_compose.
