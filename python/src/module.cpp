@@ -290,12 +290,8 @@ NB_MODULE(_core, m) {
         const MechanismSpec spec = parse_mechanism_spec(mechanism);
         const unsigned long k = count(times, "times");
         const Rational q = sampling_rate.is_none() ? Rational(1) : rational(sampling_rate, "sampling_rate");
-        std::optional<ContinuousPair> pair;
-        if (spec.family() == MechanismFamily::gaussian)
-          pair = ContinuousPair::gaussian(*spec.parameter("sigma"), *spec.parameter("sensitivity"), q);
-        else if (spec.family() == MechanismFamily::laplace && q == 1)
-          pair = ContinuousPair::laplace(*spec.parameter("b"), *spec.parameter("sensitivity"));
-        else
+        const std::optional<ContinuousPair> pair = continuous_pair(spec, q);
+        if (!pair)
           throw Error("grid_bracket", "mechanism", mechanism,
                       "grid brackets cover gauss (optionally Poisson-subsampled) and laplace (not subsampled)");
         if (delta.is_none() == epsilon.is_none())

@@ -192,15 +192,9 @@ std::function<int()> add_compose(CLI::App& app) {
         }
         if (sgn(rate) <= 0 || rate > 1) throw Error("--sampling", "q", text, "the sampling rate must lie in (0, 1]");
         Component& c = comps.back();
-        auto loss = c.exact_loss();
-        if (!loss)
-          throw Error("--sampling", "", c.source,
-                      "Poisson subsampling needs exact tables here (rr:lambda, krr:lambda, dlaplace:r or a pair file); "
-                      "for gauss use exactdp audit with \"sampling\"");
-        if (!(loss->swapped() == *loss))
-          throw Error("--sampling", "", c.source, "Poisson subsampling of an asymmetric pair is not supported");
-        c.pair = poisson_subsample(*loss, rate);
-        c.source += " Poisson-subsampled at q = " + to_string(rate) + " (add/remove)";
+        const std::string source = c.source;
+        c = poisson_subsampled(std::move(c), rate, false, "--sampling");
+        c.source = source + " Poisson-subsampled at q = " + to_string(rate) + " (add/remove)";
         c.spec.reset();
       } else if (o == times_opt) {
         unsigned long k = (*times)[ti++];

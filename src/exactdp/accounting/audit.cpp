@@ -132,15 +132,7 @@ std::vector<CompositionComponent> components_of(const Claim& c) {
   std::vector<CompositionComponent> out;
   for (const auto& comp : c.components) {
     CompositionComponent x{comp.mechanism, comp.spec, std::nullopt, comp.times, std::nullopt};
-    if (c.sampling_rate) {
-      if (auto one = comp.spec.exact_loss()) {
-        if (!(one->swapped() == *one))
-          throw Error("audit", c.id, comp.mechanism, "Poisson subsampling of an asymmetric pair is not supported");
-        x.pair = poisson_subsample(*one, *c.sampling_rate);
-      } else {
-        x.sampling_rate = c.sampling_rate;
-      }
-    }
+    if (c.sampling_rate) x = poisson_subsampled(std::move(x), *c.sampling_rate, true, "audit: " + c.id);
     out.push_back(std::move(x));
   }
   return out;
@@ -179,19 +171,6 @@ bool audit_pure(ClaimResult& r) {
   }
   r.verdict = c.claimed < *r.truth.exact ? Verdict::refuted : Verdict::holds;
   return true;
-}
-
-/// The continuous pair of a claim answered by a grid bracket (poisson.hpp), if it is one:
-/// subsampled gauss, or laplace used more than once.
-std::optional<ContinuousPair> grid_pair(const Claim& c) {
-  if (c.components.size() != 1) return std::nullopt;
-  const ClaimComponent& comp = c.components.front();
-  const MechanismSpec& s = comp.spec;
-  if (s.family() == MechanismFamily::gaussian && c.sampling_rate && *c.sampling_rate != 1)
-    return ContinuousPair::gaussian(*s.parameter("sigma"), *s.parameter("sensitivity"), *c.sampling_rate);
-  if (s.family() == MechanismFamily::laplace && comp.times > 1)
-    return ContinuousPair::laplace(*s.parameter("b"), *s.parameter("sensitivity"));
-  return std::nullopt;
 }
 
 /// Grid brackets at higher and higher resolutions until the claim is decided.
@@ -237,7 +216,8 @@ void audit_grid(ClaimResult& r, const ContinuousPair& pair, const AuditOptions& 
 void audit_certified(ClaimResult& r, const std::vector<CompositionComponent>& comps, const CompositionPlan& plan,
                      const AuditOptions& options, AuditCache& cache) {
   if (audit_pure(r)) return;
-  if (plan.route == CompositionRoute::grid_bracket) return audit_grid(r, *grid_pair(r.claim), options);
+  if (plan.route == CompositionRoute::grid_bracket)
+    return audit_grid(r, *continuous_pair(r.claim.components.front().spec, r.claim.sampling_rate.value_or(Rational(1))), options);
   if (!plan.has_profile())
     throw Error("audit", r.claim.id, to_string(plan.route), "no exact or certified truth for this composition: " + plan.reason);
   const Claim& c = r.claim;

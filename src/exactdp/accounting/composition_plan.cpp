@@ -126,6 +126,22 @@ std::string CompositionComponent::describe() const {
   return "pair of distributions from " + source;
 }
 
+CompositionComponent poisson_subsampled(CompositionComponent c, const Rational& rate, bool keep_gaussian, const std::string& where) {
+  if (sgn(rate) <= 0 || rate > 1) throw Error(where, "q", to_string(rate), "the sampling rate must lie in (0, 1]");
+  if (auto loss = c.exact_loss()) {
+    if (!(loss->swapped() == *loss)) throw Error(where, "", c.source, "Poisson subsampling of an asymmetric pair is not supported");
+    c.pair = poisson_subsample(*loss, rate);
+    return c;
+  }
+  if (keep_gaussian && c.spec && c.spec->family() == MechanismFamily::gaussian) {
+    c.sampling_rate = rate;
+    return c;
+  }
+  throw Error(where, "", c.source,
+              "Poisson subsampling needs exact tables here (rr:lambda, krr:lambda, dlaplace:r or a pair file)" +
+                  std::string(keep_gaussian ? " or gauss" : "; for gauss use exactdp audit with \"sampling\""));
+}
+
 // ------------------------------------------------------------------ the plan
 
 std::string to_string(CompositionRoute route) {
@@ -330,6 +346,12 @@ std::optional<Interval> composed_renyi(const std::vector<CompositionComponent>& 
     total += one * Interval(static_cast<long>(c.times), precision);
   }
   return total;
+}
+
+std::optional<ContinuousPair> continuous_pair(const MechanismSpec& s, const Rational& rate) {
+  if (s.family() == MechanismFamily::gaussian) return ContinuousPair::gaussian(*s.parameter("sigma"), *s.parameter("sensitivity"), rate);
+  if (s.family() == MechanismFamily::laplace && rate == 1) return ContinuousPair::laplace(*s.parameter("b"), *s.parameter("sensitivity"));
+  return std::nullopt;
 }
 
 // ------------------------------------------------------------------ bounds beside the answer

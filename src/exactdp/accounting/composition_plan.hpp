@@ -22,6 +22,7 @@
 
 #include "exactdp/accounting/binomial_composition.hpp"
 #include "exactdp/accounting/mechanism_spec.hpp"
+#include "exactdp/amplification/poisson.hpp"
 #include "exactdp/divergence/hockey_stick.hpp"
 #include "exactdp/divergence/privacy_loss.hpp"
 #include "exactdp/mechanism/certified_loss.hpp"
@@ -59,6 +60,14 @@ struct CompositionComponent {
   /// One line for reports.
   std::string describe() const;
 };
+
+/// @p component Poisson-subsampled at rate @p rate (0 < rate ≤ 1) under add/remove neighbouring
+/// (amplification/poisson.hpp): a component with exact tables becomes its subsampled pair (the
+/// base pair must be symmetric; one orientation then suffices); a Gaussian keeps its spec and the
+/// rate (only a grid bracket answers it) when @p keep_gaussian, and every other case is refused
+/// with exactdp::Error(@p where, "", source, why).
+CompositionComponent poisson_subsampled(CompositionComponent component, const Rational& rate, bool keep_gaussian,
+                                        const std::string& where);
 
 /// How a composition is computed (see the table in the file comment).
 enum class CompositionRoute { exact, binomial, certified_loss, closed_form, grid_bracket, renyi };
@@ -140,6 +149,12 @@ private:
 /// when some component has D_α = +∞. Precondition: α > 1.
 std::optional<Interval> composed_renyi(const std::vector<CompositionComponent>& components, const Rational& alpha,
                                        Precision precision);
+
+/// The continuous pair a grid bracket analyses (amplification/poisson.hpp) for @p spec under
+/// Poisson subsampling at rate @p rate (1: none): the Gaussian at any rate, the Laplace mechanism
+/// unsampled; std::nullopt for the other families. The planner chooses the grid route for a
+/// subsampled Gaussian and a Laplace mechanism used more than once.
+std::optional<ContinuousPair> continuous_pair(const MechanismSpec& spec, const Rational& rate);
 
 /// A closed-form bound reported beside a composition's answer (an upper bound on the least ε, or a
 /// guarantee (ε, δ) of the whole composition).
