@@ -172,6 +172,7 @@ Interval BinomialComposition::least_epsilon(const Rational& delta_g) const {
   }
   if (t.upper_is_finite() && t.upper() < 0) return Interval::infinity(p);
   const bool t_undecided = t.lower() < 0;
+  if (t_undecided && sgn(t.upper()) == 0) return Interval::at_least(Rational(0), p);  // t ≈ 0: nothing to sum against
   if (sgn(delta_) == 0 && sgn(delta_g) == 0)  // pure: the largest loss k·ln λ, attained at j = k
     return Interval(static_cast<long>(k_), p) * log_lambda_;
   if (!t_undecided && certainly_below(delta_rr(one), t)) return zero;
