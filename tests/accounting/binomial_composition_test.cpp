@@ -75,6 +75,13 @@ TEST(BinomialComposition, MatchesMpmathAtTenToTheEight) {
   EXPECT_TRUE(q(812624396, 100) < eps.lower() && eps.upper() < q(8126243961, 1000)) << eps.to_string(25);
 }
 
+// MechanismSpec's own queries go through the planner: 10^8 uses of an exact-table RR are answered by
+// the binomial closed form (the same mpmath reference), not by an exact self-composition.
+TEST(BinomialComposition, MechanismSpecQueriesUseThePlanner) {
+  const Interval eps = parse_mechanism_spec("rr:lambda=3/2").epsilon_at_delta(q(1, 100000), 100000000);
+  EXPECT_TRUE(q(812624396, 100) < eps.lower() && eps.upper() < q(8126243961, 1000)) << eps.to_string(25);
+}
+
 // The planner never refuses the 10^8-fold RR: the exact route is skipped for the binomial one.
 TEST(CompositionPlan, LongRandomizedResponseTakesTheBinomialRoute) {
   const std::vector<CompositionComponent> comps{{"rr:lambda=3/2", parse_mechanism_spec("rr:lambda=3/2"), std::nullopt, 100000000, std::nullopt}};
