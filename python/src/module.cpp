@@ -108,7 +108,8 @@ std::string profile_json(const Game& game, const std::vector<std::string>& lambd
 /// io/check_report.hpp); with @p minimal, a refutation also carries the shrunk witness
 /// ("minimal_witness") and its short account ("refutation_text").
 std::string check_json(const Game& game, const std::string& source, const std::string& lambda, const std::string& epsilon,
-                       const std::string& delta_text, unsigned horizon, std::uint64_t max_nodes, unsigned threads, bool minimal) {
+                       const std::string& delta_text, unsigned horizon, std::uint64_t max_nodes, unsigned threads, bool minimal,
+                       long max_precision) {
   GameClaimText text;
   text.lambda = lambda, text.epsilon = epsilon, text.delta = delta_text;
   const GameClaim claim = read_game_claim(text, "");
@@ -116,6 +117,8 @@ std::string check_json(const Game& game, const std::string& source, const std::s
   if (horizon > 0) options.engine.horizon = horizon;
   options.engine.max_nodes = max_nodes;
   options.engine.threads = threads;
+  if (max_precision < 64) throw Error("check", "max_precision", std::to_string(max_precision), "must be at least 64 bits");
+  options.max_precision = max_precision;
   ClaimVerdict verdict;
   {
     nb::gil_scoped_release release;
@@ -267,20 +270,23 @@ NB_MODULE(_core, m) {
   m.def(
       "_check_spec_json",
       [](const std::string& path, const std::string& lambda, const std::string& epsilon, const std::string& delta, unsigned horizon,
-         std::uint64_t max_nodes, unsigned threads, bool minimal) {
-        return check_json(load_spec_file(path), path, lambda, epsilon, delta, horizon, max_nodes, threads, minimal);
+         std::uint64_t max_nodes, unsigned threads, bool minimal, long max_precision) {
+        return check_json(load_spec_file(path), path, lambda, epsilon, delta, horizon, max_nodes, threads, minimal, max_precision);
       },
       nb::arg("path"), nb::arg("lambda") = "", nb::arg("epsilon") = "", nb::arg("delta") = "0", nb::arg("horizon") = 0,
       nb::arg("max_nodes") = EngineOptions{}.max_nodes, nb::arg("threads") = 0, nb::arg("minimal") = false,
+      nb::arg("max_precision") = ClaimCheckOptions{}.max_precision,
       "The verdict of `exactdp check SPEC --json` for an (ε, δ) claim (JSON text).");
   m.def(
       "_check_spec_text_json",
       [](const std::string& text, const std::string& source, const std::string& lambda, const std::string& epsilon,
-         const std::string& delta, unsigned horizon, std::uint64_t max_nodes, unsigned threads, bool minimal) {
-        return check_json(parse_spec(text, source), source, lambda, epsilon, delta, horizon, max_nodes, threads, minimal);
+         const std::string& delta, unsigned horizon, std::uint64_t max_nodes, unsigned threads, bool minimal, long max_precision) {
+        return check_json(parse_spec(text, source), source, lambda, epsilon, delta, horizon, max_nodes, threads, minimal,
+                          max_precision);
       },
       nb::arg("text"), nb::arg("source"), nb::arg("lambda") = "", nb::arg("epsilon") = "", nb::arg("delta") = "0",
       nb::arg("horizon") = 0, nb::arg("max_nodes") = EngineOptions{}.max_nodes, nb::arg("threads") = 0, nb::arg("minimal") = false,
+      nb::arg("max_precision") = ClaimCheckOptions{}.max_precision,
       "The verdict of `exactdp check SPEC --json` for spec text and an (ε, δ) claim (JSON text).");
 
   m.def(

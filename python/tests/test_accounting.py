@@ -39,3 +39,14 @@ def test_binomial_route_agrees_with_the_exact_route(k):
 def test_floats_are_refused():
     with pytest.raises(TypeError):
         _core._composition_epsilon(["rr:lambda=3/2"], [10], 1e-5)
+
+
+def test_undecided_check_carries_its_enclosure():
+    # MP's pure ratio is 8 (THEOREMS.md E.5); epsilon = ln 8 truncated to 40 digits is below ln 8 by
+    # about 1e-40, which 64 bits cannot see; the default 4096 bits refute it.
+    from pathlib import Path
+    mp = Path(__file__).resolve().parents[2] / "spec" / "mechanisms" / "mp.json"
+    eps = "2.079441541679835928251696364374529704226"
+    r = exactdp.check(mp, epsilon=eps, max_precision=64)
+    assert r["verdict"] == "undecided" and r["precision"] == 64 and "to_decide" in r
+    assert exactdp.check(mp, epsilon=eps)["verdict"] == "refuted"
