@@ -7,6 +7,7 @@
 #include "exactdp/accounting/composition_plan.hpp"
 #include "exactdp/accounting/mechanism_spec.hpp"
 #include "exactdp/divergence/hockey_stick.hpp"
+#include "exactdp/mechanism/certified_noninteractive.hpp"
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
@@ -45,6 +46,30 @@ TEST(BinomialComposition, AgreesWithTheExactCompositionAtSmallK) {
         EXPECT_TRUE(lambda_g.contains(least.value()) || (least.value() == 1 && eps.upper() == 0))
             << spec << " k=" << k << " δ=" << to_string(target) << ": " << lambda_g.to_string(20) << " vs " << to_string(least.value());
       }
+    }
+  }
+}
+
+// RR given by ε (λ = e^ε certified) with δ > 0 against the certified PLD composed by repeated
+// squaring (CertifiedLoss::self_compose, a second algorithm over the same certified masses).
+TEST(BinomialComposition, AgreesWithRepeatedSquaringForCertifiedLambdaAndPositiveDelta) {
+  const Rational eps0 = q(1, 2), delta0 = q(1, 1000000);
+  for (unsigned long k : {1ul, 5ul, 33ul}) {
+    const BinomialComposition closed(exp(Interval(eps0, 128)), delta0, k);
+    const CertifiedLoss squared = randomized_response_loss(eps0, delta0, 128).self_compose(k);
+    for (const Rational& e : {q(0), q(1, 3), q(2), q(7)}) {
+      const Interval a = closed.delta_at_epsilon(Interval(e, 128)), b = squared.delta_at_epsilon(Interval(e, 128));
+      EXPECT_TRUE(a.lower() <= b.upper() && b.lower() <= a.upper()) << "k=" << k << " ε=" << to_string(e) << ": " << a.to_string(20)
+                                                                    << " vs " << b.to_string(20);
+    }
+    for (const Rational& d : {q(1, 10000), q(1, 10)}) {
+      const Interval a = closed.least_epsilon(d), b = squared.least_epsilon(d);
+      if (!b.lower_is_finite()) {
+        EXPECT_FALSE(a.lower_is_finite()) << "k=" << k;
+        continue;
+      }
+      EXPECT_TRUE(a.lower() <= b.upper() && b.lower() <= a.upper()) << "k=" << k << " δ=" << to_string(d) << ": " << a.to_string(20)
+                                                                    << " vs " << b.to_string(20);
     }
   }
 }
