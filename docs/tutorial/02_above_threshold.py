@@ -3,8 +3,8 @@
 AboveThreshold (Dwork & Roth 2014, Alg. 1) draws a threshold noise tau ~ DLap(r_t) once, then for
 each query q answers "above" iff q(x) + nu > Thresh + tau with a fresh nu ~ DLap(r_q), and halts at
 the first "above". For queries of sensitivity 1 it is eps-DP with e^eps = 1/(r_t * r_q^2) (Dwork &
-Roth Thm 3.23, in the discrete form of Lyu, Su & Li 2017 Thm 2 with c = 1): 16 for r_t = 1/4,
-r_q = 1/2.
+Roth Thm 3.23: threshold noise of scale 2/eps, query noise of scale 4/eps; Lyu, Su & Li 2017,
+Alg. 1 with c = 1): 16 for r_t = 1/4, r_q = 1/2.
 
 Nothing needs clamping. After some "below" answers the mechanism's knowledge of tau is a posterior,
 and exactdp.noise.LatentThreshold is that posterior as an exact, canonical, hashable value: the

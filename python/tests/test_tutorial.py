@@ -63,3 +63,16 @@ def test_tutorial_script_runs_and_prints_its_verdicts(script):
     assert p.returncode == 0, f"{script.name} exited {p.returncode}\nstdout:\n{p.stdout}\nstderr:\n{p.stderr}"
     for fragment in EXPECTED[script.name]:
         assert fragment in p.stdout, f"{script.name}: {fragment!r} not in its output:\n{p.stdout}"
+
+
+def test_the_counterexample_shown_on_the_tutorial_page_is_the_real_output():
+    # docs/tutorial/README.md, "Reading a counterexample", quotes 03_sparse_vector_variants.py
+    if not SCRIPTS:
+        pytest.skip("docs/tutorial/ is not next to this checkout")
+    page = (TUTORIAL / "README.md").read_text()
+    block = page.split("## Reading a counterexample", 1)[1].split("```", 2)[1].strip("\n")
+    p = subprocess.run([sys.executable, str(TUTORIAL / "03_sparse_vector_variants.py")], capture_output=True, text=True,
+                       timeout=600)
+    shown = [line.strip() for line in p.stdout.splitlines()]
+    for line in block.splitlines():
+        assert line.strip() in shown, f"{line!r} is not in the output of 03_sparse_vector_variants.py"
