@@ -110,7 +110,7 @@ void print_verdict(const Game& game, const GameClaim& claim, const ClaimCheckOpt
     return;
   }
   const std::string side = v.lambda_side == "below" ? " (≤ e^ε)" : v.lambda_side == "above" ? " (≥ e^ε)" : "";
-  const std::string who = options.adversary == AdversaryClass::oblivious ? "oblivious" : "adaptive";
+  const std::string who = to_string(options.adversary);  // the class checked, as chosen
   if (v.verdict == Verdict::undecided) {
     std::cout << "UNDECIDED: e^ε lies in " << v.enclosure->to_string(20) << "; at λ = " << to_string(*v.lambda_used)
               << " (≤ e^ε) the worst " << who << " adversary up to horizon " << v.horizon << " reaches δ = " << to_string(v.delta())
