@@ -59,6 +59,27 @@ TEST(ClaimsAudit, ByteBudgetSendsLongExactCompositionsToTheCertifiedRoute) {
       << certified.truth.enclosure.to_string(12);
 }
 
+// A Poisson-subsampled pure mechanism is not answered by the pure shortcut (k uses of the unsampled
+// mechanism are exactly k·ε₀-DP, the subsampled ones less): when the planner skips the exact route
+// (here by its atom limit) the certified route must agree with the exact one (the second algorithm).
+TEST(ClaimsAudit, SubsampledPureMechanismIsNotAnsweredAsPure) {
+  const std::string text = R"({"format": "exactdp-claims/1", "claims": [{"id": "c", "mechanism": "dlaplace:r=1/2",
+      "times": 20, "sampling": "poisson:q=1/4", "delta": "0", "claimed_epsilon": "10"}]})";
+  const Claim claim = parse_claims(text, "test").front();
+  const ClaimResult exact = audit_claim(claim);
+  ASSERT_TRUE(exact.exact);
+  AuditOptions small;
+  small.plan.max_exact_atoms = 5;  // the exact composition has 21 atoms
+  const ClaimResult certified = audit_claim(claim, small);
+  EXPECT_FALSE(certified.exact);
+  // the pure shortcut would give 20·ln 2 ≈ 13.86 > 10 (unsound); the subsampled pair's largest loss per use is
+  // ln(1 + q(λ − 1)) = ln(5/4), so the truth at δ = 0 is 20·ln(5/4) ≈ 4.46 and the claim holds
+  EXPECT_EQ(certified.verdict, exact.verdict);
+  EXPECT_EQ(exact.verdict, Verdict::holds);
+  const Interval lambda = exp(certified.truth.enclosure);
+  EXPECT_TRUE(lambda.lower() <= *exact.true_lambda && *exact.true_lambda <= lambda.upper()) << certified.truth.enclosure.to_string(12);
+}
+
 // Claims that share a composition reuse it; the answers do not depend on the order of the claims.
 TEST(ClaimsAudit, SharedCompositionsGiveTheSameAnswers) {
   const ClaimResult a = audit_one("dlaplace:epsilon=1", 200, "1/1000", "200");  // k·ε₀ = 200 bounds ε
