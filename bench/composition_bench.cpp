@@ -5,10 +5,14 @@
 //    resident set so far (benchmarks run in increasing k, so it is the peak of the largest case).
 //  * SelfCompose{Lattice,Squaring}: the two routes of PrivacyLoss::self_compose on the same
 //    input — the Kronecker-substitution lattice path against repeated squaring of compose().
+//  * BinomialRR: the least ε at δ = 10⁻⁵ of k-fold RR(λ = 3/2) by the certified binomial closed form
+//    of the composition planner (accounting/binomial_composition.hpp), k = 10⁴ … 10⁸ — the route
+//    `exactdp compose -m rr:lambda=3/2 --times 100000000 --delta 1e-5` takes.
 //  * ProductEnumeration vs PLDConvolution: the profile of k independent uses of a 3-outcome pair
 //    computed by enumerating the 3^k outcomes of the product distribution, and by PLD convolution.
 //
 // Run: bench/run.sh (builds in Release and prints the table and the ratios).
+#include "exactdp/accounting/binomial_composition.hpp"
 #include "exactdp/divergence/hockey_stick.hpp"
 
 #include <benchmark/benchmark.h>
@@ -63,6 +67,15 @@ void ComposeDLaplace(benchmark::State& state) {
   state.counters["peak_rss_MiB"] = peak_rss_mib();
 }
 BENCHMARK(ComposeDLaplace)->Arg(10)->Arg(100)->Arg(1000)->Arg(10000)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+void BinomialRR(benchmark::State& state) {
+  const auto k = static_cast<unsigned long>(state.range(0));
+  for (auto _ : state) {
+    const exactdp::BinomialComposition c(exactdp::Interval(Rational(3, 2), 128), Rational(0), k);
+    benchmark::DoNotOptimize(c.least_epsilon(Rational(1, 100000)));
+  }
+}
+BENCHMARK(BinomialRR)->Arg(10000)->Arg(1000000)->Arg(100000000)->Unit(benchmark::kMillisecond);
 
 void SelfComposeLattice(benchmark::State& state) {
   auto base = rr(Rational(3, 2));

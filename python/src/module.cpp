@@ -7,6 +7,10 @@
 #include "exactdp/divergence/privacy_loss.hpp"
 #include "exactdp/divergence/renyi.hpp"
 #include "exactdp/divergence/tradeoff.hpp"
+#include "exactdp/accounting/claim_check.hpp"
+#include "exactdp/accounting/composition_plan.hpp"
+#include "exactdp/accounting/verdict.hpp"
+#include "exactdp/io/check_report.hpp"
 #include "exactdp/io/claims.hpp"
 #include "exactdp/accounting/mechanism_spec.hpp"
 #include "exactdp/io/spec_file.hpp"
@@ -20,6 +24,7 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
 #include <nanobind/stl/vector.h>
 
 #include <nlohmann/json.hpp>
@@ -84,17 +89,10 @@ std::string profile_json(const Game& game, const std::vector<std::string>& lambd
                          const std::vector<std::string>& alphas, unsigned horizon, std::uint64_t max_nodes, const std::string& adversary,
                          unsigned threads) {
   ProfileQuery q;
-  for (const auto& l : lambdas) {
-    q.lambdas.push_back(parse_rational(l, "lambdas"));
-    if (q.lambdas.back() < 1) throw Error("profile", "lambdas", l, "lambda = e^epsilon must be at least 1");
-  }
-  for (const auto& d : deltas) {
-    q.deltas.push_back(parse_rational(d, "deltas"));
-    if (sgn(q.deltas.back()) < 0 || q.deltas.back() > 1) throw Error("profile", "deltas", d, "delta must lie in [0, 1]");
-  }
+  for (const auto& l : lambdas) q.lambdas.push_back(read_lambda(l, "lambdas"));
+  for (const auto& d : deltas) q.deltas.push_back(read_delta(d, "deltas"));
   for (const auto& a : alphas) {
-    Rational x = parse_rational(a, "alphas");
-    if (x <= 1 || x > 1000) throw Error("profile", "alphas", a, "the engine takes Renyi orders 1 < alpha <= 1000");
+    const Rational x = read_renyi_order(a, "alphas", 1000);
     if (x.get_den() == 1) q.alphas.push_back(x.get_num().get_ui());
     else q.real_alphas.push_back(x);
   }
@@ -106,62 +104,34 @@ std::string profile_json(const Game& game, const std::vector<std::string>& lambd
   return profile_report_json(game, q);
 }
 
-/// The verdict of `exactdp check SPEC --json` for a parsed spec; with @p minimal, a refutation also
-/// carries the shrunk witness ("minimal_witness") and its short account ("refutation_text").
+/// The verdict of `exactdp check SPEC --json` for a parsed spec (accounting/check_claim, the report of
+/// io/check_report.hpp); with @p minimal, a refutation also carries the shrunk witness
+/// ("minimal_witness") and its short account ("refutation_text").
 std::string check_json(const Game& game, const std::string& source, const std::string& lambda, const std::string& epsilon,
-                       const std::string& delta_text, unsigned horizon, std::uint64_t max_nodes, unsigned threads, bool minimal) {
-  const Rational delta = parse_rational(delta_text, "delta");
-  if (sgn(delta) < 0 || delta > 1) throw Error("check", "delta", delta_text, "delta must lie in [0, 1]");
-  EngineOptions opts;
-  if (horizon > 0) opts.horizon = horizon;
-  opts.max_nodes = max_nodes;
-  opts.threads = threads;
-  nlohmann::json out{{"spec", source}, {"adversary", "adaptive"}};
-  ClaimCheck verdict;
-  std::string used;
+                       const std::string& delta_text, unsigned horizon, std::uint64_t max_nodes, unsigned threads, bool minimal,
+                       long max_precision) {
+  GameClaimText text;
+  text.lambda = lambda, text.epsilon = epsilon, text.delta = delta_text;
+  const GameClaim claim = read_game_claim(text, "");
+  ClaimCheckOptions options;
+  if (horizon > 0) options.engine.horizon = horizon;
+  options.engine.max_nodes = max_nodes;
+  options.engine.threads = threads;
+  if (max_precision < 64) throw Error("check", "max_precision", std::to_string(max_precision), "must be at least 64 bits");
+  options.max_precision = max_precision;
+  ClaimVerdict verdict;
   {
     nb::gil_scoped_release release;
-    if (!lambda.empty()) {
-      const Rational lam = parse_rational(lambda, "lambda");
-      if (lam < 1) throw Error("check", "lambda", lambda, "lambda = e^epsilon must be at least 1");
-      verdict = check_approximate_dp(game, lam, delta, opts);
-      used = to_string(lam);
-      out["claim"] = {{"lambda", used}, {"delta", to_string(delta)}};
-    } else {
-      // a real ε, as `exactdp check --epsilon`: δ(λ) is non-increasing, so the claim holds if it
-      // holds at a rational λ <= e^ε and fails if it fails at a rational λ >= e^ε (THEOREMS.md B.15)
-      const Rational eps = parse_rational(epsilon, "epsilon");
-      if (sgn(eps) < 0) throw Error("check", "epsilon", epsilon, "epsilon must be non-negative");
-      out["claim"] = {{"epsilon", to_string(eps)}, {"delta", to_string(delta)}};
-      bool decided = false;
-      for (Precision p = 64; p <= 4096 && !decided; p *= 2) {
-        const Interval lam = sgn(eps) == 0 ? Interval(Rational(1), p) : exp(Interval(eps, p));
-        ClaimCheck lo = check_approximate_dp(game, lam.lower(), delta, opts);
-        if (lo.holds) {
-          verdict = lo, decided = true, used = to_string(lam.lower());
-          break;
-        }
-        ClaimCheck hi = check_approximate_dp(game, lam.upper(), delta, opts);
-        if (!hi.holds) verdict = hi, decided = true, used = to_string(lam.upper());
-      }
-      if (!decided) throw Error("check", "epsilon", epsilon, "undecided at precision 4096 (the claim is on the boundary)");
-    }
+    verdict = check_claim(game, claim, options);
   }
-  out["verdict"] = verdict.holds ? "holds" : "refuted";
-  out["horizon"] = verdict.horizon;
-  out["lambda_used"] = used;
-  out["delta_forward"] = to_string(verdict.delta_forward);
-  out["delta_backward"] = to_string(verdict.delta_backward);
-  out["delta"] = to_string(std::max(verdict.delta_forward, verdict.delta_backward));
+  nlohmann::json out = nlohmann::json::parse(check_report_json(game, source, claim, options, verdict, false));
   if (verdict.witness) {
-    out["witness"] = nlohmann::json::parse(witness_json(game, *verdict.witness));
     out["witness_text"] = verdict.witness->describe(game);
     if (minimal) {
       // the shrunk witness and its short account (testing/witness.hpp), for exactdp.testing.assert_dp
-      const Witness w = minimal_witness(game, *verdict.witness, delta);
+      const Witness w = minimal_witness(game, *verdict.witness, claim.delta);
       out["minimal_witness"] = nlohmann::json::parse(witness_json(game, w));
-      out["refutation_text"] = describe_refutation(game, w, delta, std::max(verdict.delta_forward, verdict.delta_backward),
-                                                   verdict.horizon);
+      out["refutation_text"] = describe_refutation(game, w, claim.delta, verdict.delta(), verdict.horizon);
     }
   }
   return out.dump();
@@ -300,20 +270,23 @@ NB_MODULE(_core, m) {
   m.def(
       "_check_spec_json",
       [](const std::string& path, const std::string& lambda, const std::string& epsilon, const std::string& delta, unsigned horizon,
-         std::uint64_t max_nodes, unsigned threads, bool minimal) {
-        return check_json(load_spec_file(path), path, lambda, epsilon, delta, horizon, max_nodes, threads, minimal);
+         std::uint64_t max_nodes, unsigned threads, bool minimal, long max_precision) {
+        return check_json(load_spec_file(path), path, lambda, epsilon, delta, horizon, max_nodes, threads, minimal, max_precision);
       },
       nb::arg("path"), nb::arg("lambda") = "", nb::arg("epsilon") = "", nb::arg("delta") = "0", nb::arg("horizon") = 0,
       nb::arg("max_nodes") = EngineOptions{}.max_nodes, nb::arg("threads") = 0, nb::arg("minimal") = false,
+      nb::arg("max_precision") = ClaimCheckOptions{}.max_precision,
       "The verdict of `exactdp check SPEC --json` for an (ε, δ) claim (JSON text).");
   m.def(
       "_check_spec_text_json",
       [](const std::string& text, const std::string& source, const std::string& lambda, const std::string& epsilon,
-         const std::string& delta, unsigned horizon, std::uint64_t max_nodes, unsigned threads, bool minimal) {
-        return check_json(parse_spec(text, source), source, lambda, epsilon, delta, horizon, max_nodes, threads, minimal);
+         const std::string& delta, unsigned horizon, std::uint64_t max_nodes, unsigned threads, bool minimal, long max_precision) {
+        return check_json(parse_spec(text, source), source, lambda, epsilon, delta, horizon, max_nodes, threads, minimal,
+                          max_precision);
       },
       nb::arg("text"), nb::arg("source"), nb::arg("lambda") = "", nb::arg("epsilon") = "", nb::arg("delta") = "0",
       nb::arg("horizon") = 0, nb::arg("max_nodes") = EngineOptions{}.max_nodes, nb::arg("threads") = 0, nb::arg("minimal") = false,
+      nb::arg("max_precision") = ClaimCheckOptions{}.max_precision,
       "The verdict of `exactdp check SPEC --json` for spec text and an (ε, δ) claim (JSON text).");
 
   m.def(
@@ -323,12 +296,8 @@ NB_MODULE(_core, m) {
         const MechanismSpec spec = parse_mechanism_spec(mechanism);
         const unsigned long k = count(times, "times");
         const Rational q = sampling_rate.is_none() ? Rational(1) : rational(sampling_rate, "sampling_rate");
-        std::optional<ContinuousPair> pair;
-        if (spec.family() == MechanismFamily::gaussian)
-          pair = ContinuousPair::gaussian(*spec.parameter("sigma"), *spec.parameter("sensitivity"), q);
-        else if (spec.family() == MechanismFamily::laplace && q == 1)
-          pair = ContinuousPair::laplace(*spec.parameter("b"), *spec.parameter("sensitivity"));
-        else
+        const std::optional<ContinuousPair> pair = continuous_pair(spec, q);
+        if (!pair)
           throw Error("grid_bracket", "mechanism", mechanism,
                       "grid brackets cover gauss (optionally Poisson-subsampled) and laplace (not subsampled)");
         if (delta.is_none() == epsilon.is_none())
@@ -365,8 +334,10 @@ NB_MODULE(_core, m) {
       "resolution^2); with relative_width the resolution doubles (up to max_resolution) until hi - lo <= width*hi.");
 
   m.def("_audit_json",
-        [](const std::string& text, const std::string& source, int digits, unsigned grid_resolution, std::size_t grid_points) {
+        [](const std::string& text, const std::string& source, int digits, unsigned grid_resolution, std::size_t grid_points,
+           std::uint64_t max_memory) {
           AuditOptions options;
+          options.plan.memory_budget = max_memory;
           if (grid_resolution < options.grid_resolution_start)
             throw Error("audit", "grid_resolution", std::to_string(grid_resolution), "must be at least 4");
           if (grid_points < 64) throw Error("audit", "grid_points", std::to_string(grid_points), "must be at least 64");
@@ -377,8 +348,75 @@ NB_MODULE(_core, m) {
           return audit_report_json(audit_claims(claims, options), digits);
         },
         nb::arg("text"), nb::arg("source"), nb::arg("digits") = 10, nb::arg("grid_resolution") = AuditOptions{}.grid_resolution_max,
-        nb::arg("grid_points") = AuditOptions{}.grid_point_budget,
-        "The report of `exactdp audit --json` for claims text (exactdp-claims/1).");
+        nb::arg("grid_points") = AuditOptions{}.grid_point_budget, nb::arg("max_memory") = default_memory_budget,
+        "The report of `exactdp audit --json` for claims text (exactdp-claims/1); max_memory is the composition\n"
+        "planner's budget in bytes (accounting/composition_plan.hpp).");
+
+  // The composition planner (accounting/composition_plan.hpp), as `exactdp compose`: the route is
+  // chosen under one memory budget, and the answer is certified.
+  auto composition = [](const std::vector<std::string>& mechanisms, const std::vector<unsigned long>& times,
+                        std::uint64_t max_memory) {
+    if (mechanisms.empty() || mechanisms.size() != times.size())
+      throw Error("composition", "times", std::to_string(times.size()), "give one number of uses per mechanism");
+    std::vector<CompositionComponent> comps;
+    for (std::size_t i = 0; i < mechanisms.size(); ++i) {
+      if (times[i] < 1 || times[i] > 100000000)
+        throw Error("composition", "times", std::to_string(times[i]), "must be an integer between 1 and 100000000");
+      comps.push_back({mechanisms[i], parse_mechanism_spec(mechanisms[i]), std::nullopt, times[i], std::nullopt});
+    }
+    PlanOptions options;
+    options.memory_budget = max_memory;
+    CompositionPlan plan = plan_composition(comps, options);
+    if (!plan.has_profile())
+      throw Error("composition", "mechanisms", mechanisms.front(), "no exact or certified profile: " + plan.reason);
+    return std::pair{std::move(comps), std::move(plan)};
+  };
+  m.def(
+      "_composition_epsilon",
+      [composition](const std::vector<std::string>& mechanisms, const std::vector<unsigned long>& times, nb::handle delta,
+                    long precision, std::uint64_t max_memory) {
+        auto [comps, plan] = composition(mechanisms, times, max_memory);
+        const Rational d = read_delta(to_string(rational(delta, "delta")), "delta");
+        Interval value;
+        std::string method;
+        {
+          nb::gil_scoped_release release;
+          const ComposedPrivacy law(comps, plan, precision);
+          value = law.least_epsilon(d);
+          method = law.method();
+        }
+        nb::dict out;
+        out["route"] = to_string(plan.route);
+        out["reason"] = plan.reason;
+        out["method"] = method;
+        if (value.lower_is_finite()) out["epsilon"] = interval(value);
+        else out["epsilon"] = nb::make_tuple(infinity(), infinity());
+        return out;
+      },
+      nb::arg("mechanisms"), nb::arg("times"), nb::arg("delta"), nb::arg("precision") = 128,
+      nb::arg("max_memory") = default_memory_budget,
+      "The least epsilon at delta of the composition of mechanisms[i] used times[i] times, certified, along the\n"
+      "planner's route: {'route', 'reason', 'method', 'epsilon': (lo, hi)} ((inf, inf) when no finite epsilon).");
+  m.def(
+      "_composition_delta",
+      [composition](const std::vector<std::string>& mechanisms, const std::vector<unsigned long>& times, nb::handle epsilon,
+                    long precision, std::uint64_t max_memory) {
+        auto [comps, plan] = composition(mechanisms, times, max_memory);
+        const Rational e = read_epsilon(to_string(rational(epsilon, "epsilon")), "epsilon");
+        Interval value;
+        {
+          nb::gil_scoped_release release;
+          value = ComposedPrivacy(comps, plan, precision).delta_at_epsilon(Interval(e, precision));
+        }
+        nb::dict out;
+        out["route"] = to_string(plan.route);
+        out["reason"] = plan.reason;
+        out["delta"] = interval(value);
+        return out;
+      },
+      nb::arg("mechanisms"), nb::arg("times"), nb::arg("epsilon"), nb::arg("precision") = 128,
+      nb::arg("max_memory") = default_memory_budget,
+      "delta(epsilon) of the composition, certified, along the planner's route: {'route', 'reason', 'delta': (lo, hi)}.");
 
   // Live sessions (sample/session.hpp), as `exactdp run`: exact sampling from the spec's tables.
   nb::class_<Session>(m, "Session",

@@ -1,5 +1,6 @@
 // `exactdp audit`: answers each claim of a claims file (exactdp-claims/1) with the exact or
-// certified truth and a verdict (logic in exactdp/io/claims.hpp, shared with the Python package).
+// certified truth and a verdict (the audit is exactdp/accounting/audit.hpp, shared with the Python
+// package; reading claims and writing the report is exactdp/io/claims.hpp).
 #include "commands.hpp"
 
 #include "exactdp/io/claims.hpp"
@@ -90,7 +91,7 @@ std::function<int()> add_audit(CLI::App& app) {
       "File format: {\"format\": \"exactdp-claims/1\", \"claims\": [{\"id\": \"c1\", \"mechanism\": \"rr:lambda=3/2\",\n"
       "  \"times\": 10, \"delta\": \"1e-5\", \"claimed_epsilon\": \"2.1\"}, ...]} (or \"epsilon\" with \"claimed_delta\").\n"
       "Verdicts: unsound (claims less privacy loss than the truth), sound (with slack), undecided.\n"
-      "Exit code 1 when any claim is unsound, 2 for bad input.");
+      "Exit code 1 when any claim is unsound, else 3 when any is undecided, else 0; 2 for bad input.");
   auto file = std::make_shared<std::string>();
   auto json_output = std::make_shared<bool>(false);
   auto digits = std::make_shared<int>(10);
@@ -99,6 +100,11 @@ std::function<int()> add_audit(CLI::App& app) {
   cmd->add_option("--digits", *digits, "Significant digits of certified (interval) output")->check(CLI::Range(2, 200))->default_val(10);
   auto resolution = std::make_shared<unsigned>(AuditOptions{}.grid_resolution_max);
   auto budget = std::make_shared<std::size_t>(AuditOptions{}.grid_point_budget);
+  auto max_memory_mib = std::make_shared<std::uint64_t>(default_memory_budget >> 20);
+  cmd->add_option("--max-memory", *max_memory_mib,
+                  "Memory budget in MiB of a composed privacy-loss distribution; above it the exact composition is "
+                  "skipped for a certified route (default 1024)")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 30));
   cmd->add_option("--grid-resolution", *resolution,
                   "Grid brackets (subsampled Gaussian, k-fold Laplace): the highest resolution tried, in grid points per "
                   "standard deviation of the privacy loss (4, 8, ... up to this until decided; each doubling narrows the "
@@ -115,11 +121,13 @@ std::function<int()> add_audit(CLI::App& app) {
     AuditOptions options;
     options.grid_resolution_max = *resolution;
     options.grid_point_budget = *budget;
+    options.plan.memory_budget = *max_memory_mib << 20;
     auto results = audit_claims(claims, options);
     json report = json::parse(audit_report_json(results, *digits));
     if (*json_output) std::cout << report.dump(2) << "\n";
     else std::cout << render_audit_text(report);
-    return report["summary"]["unsound"].get<int>() > 0 ? 1 : 0;
+    if (report["summary"]["unsound"].get<int>() > 0) return exit_code::refuted;
+    return report["summary"]["undecided"].get<int>() > 0 ? exit_code::undecided : exit_code::holds;
   };
 }
 

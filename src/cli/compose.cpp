@@ -4,12 +4,10 @@
 #include "report.hpp"
 
 #include "exactdp/amplification/poisson.hpp"
-#include "exactdp/bounds/composition_bounds.hpp"
-#include "exactdp/bounds/gaussian.hpp"
-#include "exactdp/bounds/optimal_composition.hpp"
-#include "exactdp/bounds/renyi_conversions.hpp"
 #include "exactdp/core/error.hpp"
+#include "exactdp/accounting/composition_plan.hpp"
 #include "exactdp/accounting/mechanism_spec.hpp"
+#include "exactdp/accounting/verdict.hpp"
 
 #include <algorithm>
 #include <iostream>
@@ -47,28 +45,10 @@ Requests parse_requests(const QueryOptions& q) {
   Requests r;
   r.digits = q.digits;
   r.tradeoff = q.tradeoff;
-  for (const auto& s : q.lambdas) {
-    Rational l = parse_rational(s, "--lambda");
-    if (l < 1) throw Error("--lambda", "", s, "lambda = e^epsilon must be at least 1");
-    r.lambdas.push_back(l);
-  }
-  for (const auto& s : q.epsilons) {
-    Rational e = parse_rational(s, "--epsilon");
-    if (sgn(e) < 0) throw Error("--epsilon", "", s, "epsilon must be non-negative");
-    if (e > 100000) throw Error("--epsilon", "", s, "epsilon above 100000 is not supported");
-    r.epsilons.push_back(e);
-  }
-  for (const auto& s : q.deltas) {
-    Rational d = parse_rational(s, "--delta");
-    if (sgn(d) < 0 || d > 1) throw Error("--delta", "", s, "delta must lie in [0, 1]");
-    r.deltas.push_back(d);
-  }
-  for (const auto& s : q.alphas) {
-    Rational a = parse_rational(s, "--alpha");
-    if (a <= 1) throw Error("--alpha", "", s, "the Renyi order alpha must exceed 1");
-    if (a > 10000) throw Error("--alpha", "", s, "Renyi orders above 10000 are not supported");
-    r.alphas.push_back(a);
-  }
+  for (const auto& s : q.lambdas) r.lambdas.push_back(read_lambda(s, "--lambda"));
+  for (const auto& s : q.epsilons) r.epsilons.push_back(read_epsilon(s, "--epsilon", 100000000));
+  for (const auto& s : q.deltas) r.deltas.push_back(read_delta(s, "--delta"));
+  for (const auto& s : q.alphas) r.alphas.push_back(read_renyi_order(s, "--alpha", 10000));
   return r;
 }
 
@@ -77,147 +57,43 @@ void emit(const json& report, bool as_json) {
   else std::cout << render_text(report);
 }
 
-/// One component of a composition: a library mechanism or a pair file, used `times` times.
-struct Component {
-  std::string source;  // the spec text or the file name
-  std::optional<MechanismSpec> spec;
-  std::optional<PrivacyLoss> pair;  // from a file
-  unsigned long times = 1;
+using Component = CompositionComponent;
 
-  std::optional<PrivacyLoss> exact_loss() const { return pair ? pair : spec->exact_loss(); }
-  std::string describe() const { return spec ? spec->describe() : "pair of distributions from " + source; }
-};
-
-/// Upper estimate of the memory of the exact composition, in bytes: distinct likelihood ratios
-/// times the size of three rationals whose denominators grow linearly with the number of uses.
-/// A resource estimate only (it decides nothing about privacy), so floating point is fine here.
-double estimated_bytes(const std::vector<Component>& comps) {
-  double atoms = 1, bits = 64;
-  for (const auto& c : comps) {
-    auto loss = c.exact_loss();
-    atoms *= static_cast<double>(loss->self_compose_size_bound(c.times));
-    std::size_t den_bits = 1;
-    for (const auto& a : loss->atoms()) {
-      den_bits = std::max(den_bits, mpz_sizeinbase(a.p.get_den_mpz_t(), 2));
-      den_bits = std::max(den_bits, mpz_sizeinbase(a.q.get_den_mpz_t(), 2));
-    }
-    bits += static_cast<double>(den_bits) * static_cast<double>(c.times);
-  }
-  return atoms * 4 * bits / 8;  // p, q, ratio and the profile's pieces
-}
-
-std::string human_bytes(double b) {
-  const char* unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-  int i = 0;
-  while (b >= 1024 && i < 5) b /= 1024, ++i;
-  std::ostringstream os;
-  os.precision(3);
-  os << b << " " << unit[i];
-  return os.str();
-}
-
-/// The closed-form bounds for components with a known (λ, δ) guarantee in base form.
-json closed_form_bounds(const std::vector<Component>& comps, const Requests& req) {
+/// The bounds as JSON entries: name, delta, epsilon (certified, "inf" or "0"), note.
+json bounds_json(const std::vector<CompositionBound>& bounds, const Requests& req) {
   json out = json::array();
-  std::vector<LambdaDelta> levels;
-  for (const auto& c : comps) {
-    if (!c.spec) return out;
-    auto g = c.spec->dp_guarantee();
-    if (!g || !g->epsilon.is_exact()) return out;
-    for (unsigned long i = 0; i < c.times; ++i) levels.push_back({g->epsilon.lambda(), g->delta});
-  }
-  if (levels.empty() || levels.size() > 100000) return out;
-  auto basic = basic_composition(levels);
-  out.push_back({{"name", "basic composition (DKMMN06)"},
-                 {"epsilon", certified(sgn(basic.lambda - 1) == 0 ? Interval(Rational(0)) : log(Interval(basic.lambda, req.precision())), req.digits)},
-                 {"delta", to_string(basic.delta)}});
-  bool homogeneous = std::all_of(levels.begin(), levels.end(), [&](const LambdaDelta& l) { return l == levels.front(); });
-  for (const auto& d : req.deltas) {
-    Rational total_delta = 0;
-    for (const auto& l : levels) total_delta += l.delta;
-    try {
-      auto least = optimal_composition_least_lambda(levels, d);
-      json e{{"name", "optimal composition (KOV15/MV16)"}, {"delta", to_string(d)}};
-      e["epsilon"] = !least ? json("inf") : *least == 1 ? json("0") : certified(log(Interval(*least, req.precision())), req.digits);
-      e["note"] = "the least ε over all compositions of mechanisms with these (ε, δ) guarantees";
-      out.push_back(e);
-    } catch (const Error& e) {
-      out.push_back({{"name", "optimal composition (KOV15/MV16)"}, {"note", std::string("not computed: ") + e.why()}});
-    }
-    if (homogeneous && d > total_delta && sgn(levels.front().lambda - 1) > 0) {
-      const auto& l = levels.front();
-      Rational dprime = d - total_delta;
-      auto adv = advanced_composition(log(Interval(l.lambda, req.precision())), l.delta, levels.size(), dprime);
-      out.push_back({{"name", "advanced composition (DRV10)"}, {"delta", to_string(adv.delta)}, {"epsilon", certified(adv.epsilon, req.digits)}});
-    }
+  for (const auto& b : bounds) {
+    json e{{"name", b.name}};
+    if (b.delta) e["delta"] = to_string(*b.delta);
+    if (b.epsilon_infinite) e["epsilon"] = "inf";
+    else if (b.epsilon_zero) e["epsilon"] = "0";
+    else if (b.epsilon) e["epsilon"] = certified(*b.epsilon, req.digits);
+    if (!b.note.empty()) e["note"] = b.note;
+    out.push_back(e);
   }
   return out;
 }
 
-json exact_composition(const std::vector<Component>& comps, const Requests& req, bool force) {
-  double bytes = estimated_bytes(comps);
-  const double limit = 8.0 * 1024 * 1024 * 1024;
-  if (bytes > limit && !force)
-    throw Error("compose", "", human_bytes(bytes),
-                "the exact composition is estimated to need more than 8 GiB; refusing (use --force to try anyway)");
-  PrivacyLoss loss = PrivacyLoss::identity();
-  for (const auto& c : comps) loss = compose(loss, c.exact_loss()->self_compose(c.times));
-  json r = exact_analysis(loss, req);
-  r["exact"] = true;
-  r["method"] = "exact privacy-loss distribution of the composed pair (rational arithmetic)";
-  return r;
-}
-
-/// Σ_i times_i·D_α(component i) (Rényi divergences add under composition), certified; nullopt if
-/// some component has D_α = ∞.
-std::optional<Interval> composed_renyi(const std::vector<Component>& comps, const Rational& alpha, Precision prec) {
-  Interval total = Interval::zero(prec);
-  for (const auto& c : comps) {
-    Interval one = c.pair ? CertifiedLoss::from_exact(*c.pair, prec).renyi_divergence(alpha) : c.spec->renyi(alpha, prec);
-    if (!one.lower_is_finite() || !one.upper_is_finite()) return std::nullopt;
-    total += one * Interval(static_cast<long>(c.times), prec);
-  }
-  return total;
-}
-
-/// Whether a certified profile exists: every component is finite (certified PLD), or there is a
-/// single component whose family answers for this many uses.
-bool has_certified_profile(const std::vector<Component>& comps, Precision prec) {
-  bool finite = std::all_of(comps.begin(), comps.end(),
-                            [&](const Component& c) { return c.pair || c.spec->certified_loss(prec).has_value(); });
-  return finite || (comps.size() == 1 && comps.front().spec->supports_composition(comps.front().times));
-}
-
-json certified_composition(const std::vector<Component>& comps, const Requests& req) {
-  json r;
-  r["exact"] = false;
+/// The report of a composition along a plan with a profile (accounting/composition_plan.hpp).
+json profile_report(const std::vector<Component>& comps, const CompositionPlan& plan, const Requests& req) {
   const Precision prec = req.precision();
-  bool finite = std::all_of(comps.begin(), comps.end(),
-                            [&](const Component& c) { return c.pair || c.spec->certified_loss(prec).has_value(); });
-  std::optional<CertifiedLoss> loss;
-  if (finite) {
-    r["method"] = "privacy-loss distribution with exact likelihood ratios and certified masses";
-    for (const auto& c : comps) {
-      CertifiedLoss one = c.pair ? CertifiedLoss::from_exact(*c.pair, prec) : *c.spec->certified_loss(prec);
-      CertifiedLoss k = one.self_compose(c.times);
-      loss = loss ? compose(*loss, k) : k;
-    }
-  } else {
-    r["method"] = "certified closed form (" + comps.front().spec->describe() + ")";
+  const ComposedPrivacy composed(comps, plan, prec);
+  json r;
+  if (const PrivacyLoss* loss = composed.exact_loss()) {
+    r = exact_analysis(*loss, req);
+    r["exact"] = true;
+    r["method"] = composed.method();
+    return r;
   }
-  const auto& only = comps.front();
-  auto delta_at = [&](const Interval& eps) {
-    return loss ? loss->delta_at_epsilon(eps) : only.spec->delta_at_epsilon(eps, only.times);
-  };
+  r["exact"] = false;
+  r["method"] = composed.method();
   r["at"] = json::array();
-  for (const auto& l : req.lambdas)
-    r["at"].push_back({{"lambda", to_string(l)},
-                       {"delta", certified(delta_at(l == 1 ? Interval(Rational(0), prec) : log(Interval(l, prec))), req.digits)}});
+  for (const auto& l : req.lambdas) r["at"].push_back({{"lambda", to_string(l)}, {"delta", certified(composed.delta_at_lambda(l), req.digits)}});
   for (const auto& e : req.epsilons)
-    r["at"].push_back({{"epsilon", to_string(e)}, {"delta", certified(delta_at(Interval(e, prec)), req.digits)}});
+    r["at"].push_back({{"epsilon", to_string(e)}, {"delta", certified(composed.delta_at_epsilon(Interval(e, prec)), req.digits)}});
   r["least"] = json::array();
   for (const auto& d : req.deltas) {
-    Interval eps = loss ? loss->least_epsilon(d) : only.spec->epsilon_at_delta(d, only.times);
+    const Interval eps = composed.least_epsilon(d);
     json e{{"delta", to_string(d)}};
     // the point +∞: no finite ε; an upper end of +∞ alone: undecided at this precision
     if (!eps.lower_is_finite()) e["epsilon"] = "inf";
@@ -230,32 +106,16 @@ json certified_composition(const std::vector<Component>& comps, const Requests& 
 /// For compositions without a certified profile (discrete Gaussian or Laplace used several times,
 /// or mixed with other mechanisms): only Rényi composition, and for each requested δ the RDP
 /// conversion of CKS20 Prop 12 — an upper bound on the least ε, reported among the bounds.
-json renyi_only_composition(const std::vector<Component>& comps, const Requests& req, bool user_asked_profile) {
+json renyi_only_composition(const std::vector<Component>& comps, const CompositionPlan& plan, const Requests& req,
+                            bool user_asked_profile) {
   if (user_asked_profile)
     throw Error("compose", "--lambda/--epsilon", "",
-                "this composition (dgauss or laplace used more than once, or mixed with other mechanisms) has no exact "
-                "or certified profile here; ask for --alpha (Renyi composition) and --delta (an RDP upper bound on epsilon)");
-  const Precision prec = req.precision();
+                "this composition has no exact or certified profile here (" + plan.reason +
+                    "); ask for --alpha (Renyi composition) and --delta (an RDP upper bound on epsilon), or raise --max-memory");
   json r;
   r["exact"] = false;
   r["method"] = "Rényi composition (divergences add); no exact or certified profile exists here for this composition";
-  std::vector<Rational> grid = req.alphas;
-  if (grid.empty())
-    for (long a : {2L, 3L, 4L, 6L, 8L, 12L, 16L, 24L, 32L, 48L, 64L}) grid.push_back(Rational(a));
-  std::vector<RdpGuarantee> curve;
-  for (const auto& a : grid) {
-    auto d = composed_renyi(comps, a, prec);
-    if (d) curve.push_back({a, *d});
-  }
-  json bounds = json::array();
-  for (const auto& d : req.deltas) {
-    if (curve.empty() || sgn(d) == 0) continue;
-    auto best = best_rdp_to_dp_epsilon(curve, d);
-    bounds.push_back({{"name", "RDP conversion (CKS20 Prop 12)"},
-                      {"delta", to_string(d)},
-                      {"epsilon", certified(best.value, req.digits)},
-                      {"note", "an upper bound on the least epsilon at alpha = " + to_string(best.alpha) + ", not the exact value"}});
-  }
+  const json bounds = bounds_json(renyi_conversion_bounds(comps, req.alphas, req.deltas, req.precision()), req);
   if (!bounds.empty()) r["bounds"] = bounds;
   r["notes"] = json::array({"no profile: δ(ε) and the least ε are not available for this composition; the RDP bound is sound but not tight"});
   return r;
@@ -280,11 +140,16 @@ std::function<int()> add_compose(CLI::App& app) {
   auto pairs = std::make_shared<std::vector<std::string>>();
   auto times = std::make_shared<std::vector<unsigned long>>();
   auto force = std::make_shared<bool>(false);
+  auto max_memory_mib = std::make_shared<std::uint64_t>(default_memory_budget >> 20);
   auto* mech_opt = cmd->add_option("--mechanism,-m", *mechanisms, "A library mechanism SPEC (repeatable)");
   auto* pair_opt = cmd->add_option("--pair", *pairs, "A JSON file with a pair of distributions {\"P\": {...}, \"Q\": {...}} (repeatable)");
   auto* times_opt = cmd->add_option("--times,-k", *times, "Number of uses of the preceding mechanism (default 1)")
                         ->check(CLI::Range(1ul, 100000000ul));
-  cmd->add_flag("--force", *force, "Run even when the exact composition is estimated to exceed 8 GiB");
+  cmd->add_flag("--force", *force, "Compose exactly whenever the tables are rational, even above the memory budget");
+  cmd->add_option("--max-memory", *max_memory_mib,
+                  "Memory budget in MiB of a composed privacy-loss distribution (exact or certified); above it the "
+                  "planner takes a closed form or the Renyi route (default 1024)")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 30));
   auto samplings = std::make_shared<std::vector<std::string>>();
   auto* sampling_opt = cmd->add_option("--sampling", *samplings,
                                        "poisson:q=R: Poisson subsampling at rate R of the preceding mechanism (exact tables only; "
@@ -305,14 +170,14 @@ std::function<int()> add_compose(CLI::App& app) {
       if (o == mech_opt) {
         const std::string& s = (*mechanisms)[mi++];
         try {
-          comps.push_back({s, parse_mechanism_spec(s), std::nullopt, 1});
+          comps.push_back({s, parse_mechanism_spec(s), std::nullopt, 1, std::nullopt});
         } catch (const Error& e) {
           throw e.in("--mechanism");
         }
         times_given = false;
       } else if (o == pair_opt) {
         const std::string& f = (*pairs)[pi++];
-        comps.push_back({f, std::nullopt, read_pair_file(f), 1});
+        comps.push_back({f, std::nullopt, read_pair_file(f), 1, std::nullopt});
         times_given = false;
       } else if (o == sampling_opt) {
         const std::string& text = (*samplings)[si++];
@@ -327,15 +192,9 @@ std::function<int()> add_compose(CLI::App& app) {
         }
         if (sgn(rate) <= 0 || rate > 1) throw Error("--sampling", "q", text, "the sampling rate must lie in (0, 1]");
         Component& c = comps.back();
-        auto loss = c.exact_loss();
-        if (!loss)
-          throw Error("--sampling", "", c.source,
-                      "Poisson subsampling needs exact tables here (rr:lambda, krr:lambda, dlaplace:r or a pair file); "
-                      "for gauss use exactdp audit with \"sampling\"");
-        if (!(loss->swapped() == *loss))
-          throw Error("--sampling", "", c.source, "Poisson subsampling of an asymmetric pair is not supported");
-        c.pair = poisson_subsample(*loss, rate);
-        c.source += " Poisson-subsampled at q = " + to_string(rate) + " (add/remove)";
+        const std::string source = c.source;
+        c = poisson_subsampled(std::move(c), rate, false, "--sampling");
+        c.source = source + " Poisson-subsampled at q = " + to_string(rate) + " (add/remove)";
         c.spec.reset();
       } else if (o == times_opt) {
         unsigned long k = (*times)[ti++];
@@ -346,16 +205,13 @@ std::function<int()> add_compose(CLI::App& app) {
       }
     }
     if (comps.empty()) throw Error("compose", "", "", "nothing to compose: give at least one --mechanism or --pair");
-    bool all_exact = std::all_of(comps.begin(), comps.end(), [](const Component& c) { return c.exact_loss().has_value(); });
-    json r;
-    if (all_exact) {
-      r = exact_composition(comps, req, *force);
-    } else if (has_certified_profile(comps, req.precision())) {
-      r = certified_composition(comps, req);
-    } else {
-      r = renyi_only_composition(comps, req, user_asked_profile);
-    }
-    if (!all_exact) {
+    PlanOptions planning;
+    planning.memory_budget = *max_memory_mib << 20;
+    planning.force_exact = *force;
+    const CompositionPlan plan = plan_composition(comps, planning);
+    json r = plan.has_profile() ? profile_report(comps, plan, req) : renyi_only_composition(comps, plan, req, user_asked_profile);
+    r["plan"] = {{"route", to_string(plan.route)}, {"reason", plan.reason}};
+    if (plan.route != CompositionRoute::exact) {
       r["renyi"] = json::array();
       for (const auto& a : req.alphas) {
         auto d = composed_renyi(comps, a, req.precision());
@@ -374,7 +230,7 @@ std::function<int()> add_compose(CLI::App& app) {
     r["components"] = json::array();
     for (const auto& c : comps)
       r["components"].push_back({{"source", c.source}, {"times", c.times}, {"description", c.describe()}});
-    json bounds = closed_form_bounds(comps, req);
+    json bounds = bounds_json(closed_form_bounds(comps, req.deltas, req.precision()), req);
     if (r.contains("bounds"))
       for (const auto& b : r["bounds"]) bounds.push_back(b);
     if (!bounds.empty()) r["bounds"] = bounds;

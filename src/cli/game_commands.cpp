@@ -2,16 +2,17 @@
 // mechanism spec file (spec/mechanisms/README.md), against every adaptive adversary up to a horizon.
 #include "commands.hpp"
 
-#include "exactdp/compose/concurrent.hpp"
+#include "exactdp/accounting/claim_check.hpp"
 #include "exactdp/core/error.hpp"
 #include "exactdp/game/engine.hpp"
+#include "exactdp/io/check_report.hpp"
 #include "exactdp/io/game_json.hpp"
 #include "exactdp/io/spec_file.hpp"
-#include "exactdp/numeric/decide.hpp"
 #include "exactdp/numeric/interval.hpp"
 
 #include <nlohmann/json.hpp>
 
+#include <cctype>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -59,12 +60,6 @@ std::string render_game_profile(const json& r, bool stats) {
   return os.str();
 }
 
-std::vector<Rational> parse_all(const std::vector<std::string>& texts, const char* option) {
-  std::vector<Rational> out;
-  for (const auto& s : texts) out.push_back(parse_rational(s, option));
-  return out;
-}
-
 /// The engine's progress on stderr, one line a second once a run has lasted two seconds.
 void print_progress(const EngineProgress& p) {
   std::ostringstream os;
@@ -92,40 +87,46 @@ EngineOptions engine_options(unsigned horizon, std::uint64_t max_nodes, std::uin
 }
 
 /// What `check` was asked (the options of add_check).
-struct CheckOptions {
-  std::string file, lambda, epsilon, delta = "0", renyi_alpha, renyi_epsilon, adversary = "adaptive";
+struct CheckRequest {
+  std::string file, adversary = "adaptive";
+  GameClaimText claim;
   unsigned horizon = 0;
   std::uint64_t max_nodes = 50'000'000, max_memory_mib = 8192;
   unsigned threads = 0;
+  Precision max_precision = ClaimCheckOptions{}.max_precision;
   bool json_output = false, stats = false;
 };
 
-/// `check --adversary oblivious`: the claim against oblivious adversaries only, from the exact
-/// oblivious profile (engine.hpp). No witness tree: the best sequence is reported in the verdict.
-int check_oblivious(const Game& game, const CheckOptions& o, const Rational& delta, const EngineOptions& opts, json& out) {
-  if (!o.renyi_alpha.empty() || o.lambda.empty())
-    throw Error("check", "--adversary", "oblivious", "oblivious adversaries are checked for --lambda claims only");
-  Rational lam = parse_rational(o.lambda, "--lambda");
-  if (lam < 1) throw Error("--lambda", "", o.lambda, "lambda = e^epsilon must be at least 1");
-  auto r = worst_case_profile_oblivious(game, opts);
-  const Rational f = r.profile.forward()(lam), b = r.profile.backward()(lam);
-  const Rational d = std::max(f, b);
-  const bool holds = d <= delta;
-  out["claim"] = {{"lambda", to_string(lam)}, {"delta", to_string(delta)}};
-  out["verdict"] = holds ? "holds" : "refuted";
-  out["horizon"] = opts.horizon.value_or(game.horizon);
-  out["delta_forward"] = to_string(f);
-  out["delta_backward"] = to_string(b);
-  out["delta"] = to_string(d);
-  if (o.stats)
-    out["stats"] = {{"nodes_visited", r.stats.nodes_visited}, {"distinct_keys", r.stats.distinct_keys},
-                    {"cache_hits", r.stats.cache_hits}, {"peak_rss_kib", peak_resident_kib()}};
-  if (o.json_output) std::cout << out.dump(2) << "\n";
-  else
-    std::cout << (holds ? "HOLDS" : "REFUTED") << ": at λ = " << to_string(lam) << " the worst oblivious adversary up to horizon "
-              << show(out["horizon"]) << " reaches δ = " << to_string(d) << " (world 0 vs 1: " << to_string(f) << ", world 1 vs 0: "
-              << to_string(b) << "); the claim is δ = " << to_string(delta) << ".\n";
-  return holds ? 0 : 1;
+/// The human-readable verdict (the JSON report is io/check_report.hpp's).
+void print_verdict(const Game& game, const GameClaim& claim, const ClaimCheckOptions& options, const ClaimVerdict& v, bool stats) {
+  std::string verdict = to_string(v.verdict);
+  for (auto& ch : verdict) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  if (claim.kind == GameClaim::Kind::renyi) {
+    const ExtendedRational& m = *v.moment_forward < *v.moment_backward ? *v.moment_backward : *v.moment_forward;
+    std::cout << verdict << ": worst-case Rényi moment Φ_" << claim.renyi_alpha << " = " << to_string(m)
+              << (v.verdict == Verdict::holds ? " ≤ " : v.verdict == Verdict::refuted ? " > " : " ? ") << "e^{(α−1)ε} with ε = "
+              << to_string(claim.renyi_epsilon) << " (" << v.decided << ")\n";
+    if (v.verdict == Verdict::undecided) std::cout << "To decide: " << v.to_decide << "\n";
+    return;
+  }
+  const std::string side = v.lambda_side == "below" ? " (≤ e^ε)" : v.lambda_side == "above" ? " (≥ e^ε)" : "";
+  const std::string who = to_string(options.adversary);  // the class checked, as chosen
+  if (v.verdict == Verdict::undecided) {
+    std::cout << "UNDECIDED: e^ε lies in " << v.enclosure->to_string(20) << "; at λ = " << to_string(*v.lambda_used)
+              << " (≤ e^ε) the worst " << who << " adversary up to horizon " << v.horizon << " reaches δ = " << to_string(v.delta())
+              << " > " << to_string(claim.delta) << ", and at the upper end the claim holds.\nTo decide: " << v.to_decide << "\n";
+    return;
+  }
+  std::cout << verdict << ": at λ = " << to_string(*v.lambda_used) << side << " the worst " << who << " adversary up to horizon "
+            << v.horizon << " reaches δ = " << to_string(v.delta()) << " (world 0 vs 1: " << to_string(v.delta_forward)
+            << ", world 1 vs 0: " << to_string(v.delta_backward) << "); the claim is δ = " << to_string(claim.delta) << ".\n";
+  if (v.witness) std::cout << "\nWitness\n" << v.witness->describe(game) << "\n";
+  if (stats)
+    std::cout << "\nStats: " << v.stats.nodes_visited << " nodes visited, " << v.stats.distinct_keys << " distinct belief pairs, "
+              << v.stats.cache_hits << " cache hits, peak memory " << peak_resident_kib()
+              << " KiB (process peak resident set, getrusage ru_maxrss); memo " << (v.stats.memo_bytes >> 10) << " KiB, "
+              << v.stats.mechanism_states << " mechanism states in " << v.stats.state_classes
+              << " bisimulation classes over the levels, estimate " << v.stats.estimate << " belief pairs\n";
 }
 
 }  // namespace
@@ -140,16 +141,11 @@ bool is_mechanism_spec_file(const std::string& path) {
 int profile_mechanism_spec(const std::string& path, const SpecProfileRequest& req) {
   Game game = load_spec_file(path);
   ProfileQuery q;
-  q.lambdas = parse_all(req.lambdas, "--lambda");
-  for (const auto& l : q.lambdas)
-    if (l < 1) throw Error("--lambda", "", to_string(l), "lambda = e^epsilon must be at least 1");
-  q.deltas = parse_all(req.deltas, "--delta");
-  for (const auto& d : q.deltas)
-    if (sgn(d) < 0 || d > 1) throw Error("--delta", "", to_string(d), "delta must lie in [0, 1]");
+  for (const auto& l : req.lambdas) q.lambdas.push_back(read_lambda(l, "--lambda"));
+  for (const auto& d : req.deltas) q.deltas.push_back(read_delta(d, "--delta"));
   q.adversary = parse_adversary_class(req.adversary, "--adversary");
   for (const auto& s : req.alphas) {
-    Rational a = parse_rational(s, "--alpha");
-    if (a <= 1 || a > 1000) throw Error("--alpha", "", s, "the engine takes Renyi orders 1 < alpha <= 1000");
+    const Rational a = read_renyi_order(s, "--alpha", 1000);
     // integer orders are exact (B.4); other orders are certified intervals
     if (a.get_den() == 1) q.alphas.push_back(a.get_num().get_ui());
     else q.real_alphas.push_back(a);
@@ -167,123 +163,43 @@ std::function<int()> add_check(CLI::App& app) {
       "check",
       "Check a privacy claim for an interactive mechanism against every adaptive adversary up to the\n"
       "horizon; print the exact δ and, when the claim is false, a witness (the adversary as a decision\n"
-      "tree, the event, both exact probabilities). Exit 0: holds, 1: refuted, 2: bad input.\n\n"
+      "tree, the event, both exact probabilities). Exit 0: holds, 1: refuted, 2: bad input, 3: undecided.\n\n"
       "Examples:\n"
       "  exactdp check spec/mechanisms/mp.json --lambda 4 --delta 1/4\n"
       "  exactdp check spec/mechanisms/sticky-rr.json --epsilon 1.1 --horizon 5\n"
       "  exactdp check spec/mechanisms/mp.json --renyi-alpha 2 --renyi-epsilon 2");
-  auto o = std::make_shared<CheckOptions>();
+  auto o = std::make_shared<CheckRequest>();
   cmd->add_option("SPEC", o->file, "A mechanism spec file (format exactdp/1)")->required();
-  auto* l = cmd->add_option("--lambda", o->lambda, "The claim's λ = e^ε, exact (e.g. 3/2)");
-  auto* e = cmd->add_option("--epsilon", o->epsilon, "The claim's ε, an exact decimal (λ = e^ε is certified)");
+  auto* l = cmd->add_option("--lambda", o->claim.lambda, "The claim's λ = e^ε, exact (e.g. 3/2)");
+  auto* e = cmd->add_option("--epsilon", o->claim.epsilon, "The claim's ε, an exact decimal (λ = e^ε is certified)");
   l->excludes(e);
-  cmd->add_option("--delta", o->delta, "The claim's δ (default 0: pure DP)");
-  auto* ra = cmd->add_option("--renyi-alpha", o->renyi_alpha, "Check (α, ε)-RDP instead: the integer order α");
-  auto* re = cmd->add_option("--renyi-epsilon", o->renyi_epsilon, "… and the RDP ε");
+  cmd->add_option("--delta", o->claim.delta, "The claim's δ (default 0: pure DP)");
+  auto* ra = cmd->add_option("--renyi-alpha", o->claim.renyi_alpha, "Check (α, ε)-RDP instead: the integer order α");
+  auto* re = cmd->add_option("--renyi-epsilon", o->claim.renyi_epsilon, "… and the RDP ε");
   ra->needs(re);
   re->needs(ra);
   cmd->add_option("--horizon", o->horizon, "Rounds to play (default: the spec's horizon)");
   cmd->add_option("--max-nodes", o->max_nodes, "Refuse games with more distinct belief pairs than this");
   cmd->add_option("--max-memory", o->max_memory_mib, "The engine's memory budget in MiB (default 8192)");
+  cmd->add_option("--max-precision", o->max_precision,
+                  "Bits of e^ε (and of the RDP comparison) beyond which a claim is reported undecided (default 4096)")
+      ->check(CLI::Range(64l, 1l << 20));
   cmd->add_option("--threads", o->threads, "Worker threads of the search (default 0: all cores)");
   cmd->add_flag("--json", o->json_output, "Machine-readable output");
   cmd->add_flag("--stats", o->stats, "Print engine statistics (with the process's peak memory)");
   cmd->add_option("--adversary", o->adversary, "adaptive (default), oblivious or sequential (compositions)");
   return [=]() -> int {
-    const bool renyi = !o->renyi_alpha.empty();
-    if (!renyi && o->lambda.empty() && o->epsilon.empty())
-      throw Error("check", "--lambda/--epsilon", "", "give the claim: --lambda L or --epsilon E (with --delta D), or --renyi-alpha/--renyi-epsilon");
-    const Rational delta = parse_rational(o->delta, "--delta");
-    if (sgn(delta) < 0 || delta > 1) throw Error("--delta", "", o->delta, "delta must lie in [0, 1]");
-    const AdversaryClass adversary = parse_adversary_class(o->adversary, "--adversary");
-    Game game = load_spec_file(o->file);
-    if (adversary == AdversaryClass::sequential) game = sequential_adversaries(game);
-    const EngineOptions opts = engine_options(o->horizon, o->max_nodes, o->max_memory_mib, o->threads);
-    json out{{"spec", o->file}, {"adversary", to_string(adversary)}};
-    if (adversary == AdversaryClass::oblivious) return check_oblivious(game, *o, delta, opts, out);
-
-    if (renyi) {
-      Rational a = parse_rational(o->renyi_alpha, "--renyi-alpha");
-      if (a.get_den() != 1 || a < 2 || a > 1000) throw Error("--renyi-alpha", "", o->renyi_alpha, "an integer order 2 <= alpha <= 1000");
-      Rational eps = parse_rational(o->renyi_epsilon, "--renyi-epsilon");
-      if (sgn(eps) < 0) throw Error("--renyi-epsilon", "", o->renyi_epsilon, "must be non-negative");
-      auto m = worst_case_renyi_moment(game, a.get_num().get_ui(), opts);
-      // claim: Φ_α ≤ e^{(α−1)ε} in both directions, i.e. ln Φ_α ≤ (α−1)ε (decided with certified logs)
-      bool holds = false;
-      std::string how = "exact";
-      if (m.max().is_finite()) {
-        Decision d = decide_log_less_equal(m.max().value(), Rational((a - 1) * eps));
-        if (d.outcome == Tri::undecided) throw Error("check", "--renyi-epsilon", o->renyi_epsilon, to_string(d));
-        holds = d.outcome == Tri::yes;
-        how = to_string(d);
-      }
-      out["claim"] = {{"renyi_alpha", to_string(a)}, {"renyi_epsilon", to_string(eps)}};
-      out["verdict"] = holds ? "holds" : "refuted";
-      out["moment"] = to_string(m.max());
-      out["moment_forward"] = to_string(m.forward);
-      out["moment_backward"] = to_string(m.backward);
-      out["decided"] = how;
-      if (o->json_output) std::cout << out.dump(2) << "\n";
-      else
-        std::cout << (holds ? "HOLDS" : "REFUTED") << ": worst-case Rényi moment Φ_" << to_string(a) << " = " << to_string(m.max())
-                  << (holds ? " ≤ " : " > ") << "e^{(α−1)ε} with ε = " << to_string(eps) << " (" << how << ")\n";
-      return holds ? 0 : 1;
-    }
-
-    // (ε, δ) claim. A real ε: δ(λ) is non-increasing, so for rational λ_lo ≤ e^ε ≤ λ_hi the claim
-    // holds if it holds at λ_lo and is refuted if it fails at λ_hi (THEOREMS.md B.15).
-    ClaimCheck verdict;
-    std::string lambda_text;
-    if (!o->lambda.empty()) {
-      Rational lam = parse_rational(o->lambda, "--lambda");
-      if (lam < 1) throw Error("--lambda", "", o->lambda, "lambda = e^epsilon must be at least 1");
-      verdict = check_approximate_dp(game, lam, delta, opts);
-      lambda_text = to_string(lam);
-      out["claim"] = {{"lambda", lambda_text}, {"delta", to_string(delta)}};
-    } else {
-      Rational eps = parse_rational(o->epsilon, "--epsilon");
-      if (sgn(eps) < 0) throw Error("--epsilon", "", o->epsilon, "epsilon must be non-negative");
-      out["claim"] = {{"epsilon", to_string(eps)}, {"delta", to_string(delta)}};
-      bool decided = false;
-      for (Precision p = 64; p <= 4096 && !decided; p *= 2) {
-        Interval lam = sgn(eps) == 0 ? Interval(Rational(1), p) : exp(Interval(eps, p));
-        ClaimCheck at_lo = check_approximate_dp(game, lam.lower(), delta, opts);
-        if (at_lo.holds) {
-          verdict = at_lo, decided = true, lambda_text = to_string(lam.lower()) + " (≤ e^ε)";
-          break;
-        }
-        ClaimCheck at_hi = check_approximate_dp(game, lam.upper(), delta, opts);
-        if (!at_hi.holds) verdict = at_hi, decided = true, lambda_text = to_string(lam.upper()) + " (≥ e^ε)";
-      }
-      if (!decided) throw Error("check", "--epsilon", o->epsilon, "undecided at precision 4096 (the claim is on the boundary)");
-    }
-    out["verdict"] = verdict.holds ? "holds" : "refuted";
-    out["horizon"] = verdict.horizon;
-    out["lambda_used"] = lambda_text;
-    out["delta_forward"] = to_string(verdict.delta_forward);
-    out["delta_backward"] = to_string(verdict.delta_backward);
-    out["delta"] = to_string(std::max(verdict.delta_forward, verdict.delta_backward));
-    if (o->stats)
-      out["stats"] = {{"nodes_visited", verdict.stats.nodes_visited}, {"distinct_keys", verdict.stats.distinct_keys},
-                      {"cache_hits", verdict.stats.cache_hits}, {"peak_rss_kib", peak_resident_kib()},
-                      {"memo_bytes", verdict.stats.memo_bytes}, {"mechanism_states", verdict.stats.mechanism_states},
-                      {"state_classes", verdict.stats.state_classes}, {"estimate", verdict.stats.estimate}};
-    if (verdict.witness) out["witness"] = json::parse(witness_json(game, *verdict.witness));
-    if (o->json_output) {
-      std::cout << out.dump(2) << "\n";
-    } else {
-      std::cout << (verdict.holds ? "HOLDS" : "REFUTED") << ": at λ = " << lambda_text << " the worst " << to_string(adversary)
-                << " adversary up to horizon " << verdict.horizon << " reaches δ = " << show(out["delta"]) << " (world 0 vs 1: " << show(out["delta_forward"])
-                << ", world 1 vs 0: " << show(out["delta_backward"]) << "); the claim is δ = " << to_string(delta) << ".\n";
-      if (verdict.witness) std::cout << "\nWitness\n" << verdict.witness->describe(game) << "\n";
-      if (o->stats)
-        std::cout << "\nStats: " << verdict.stats.nodes_visited << " nodes visited, " << verdict.stats.distinct_keys
-                  << " distinct belief pairs, " << verdict.stats.cache_hits << " cache hits, peak memory " << peak_resident_kib()
-                  << " KiB (process peak resident set, getrusage ru_maxrss); memo " << (verdict.stats.memo_bytes >> 10) << " KiB, "
-                  << verdict.stats.mechanism_states << " mechanism states in " << verdict.stats.state_classes
-                  << " bisimulation classes over the levels, estimate " << verdict.stats.estimate << " belief pairs\n";
-    }
-    return verdict.holds ? 0 : 1;
+    const GameClaim claim = read_game_claim(o->claim, "--");
+    ClaimCheckOptions options;
+    options.adversary = parse_adversary_class(o->adversary, "--adversary");
+    options.engine = engine_options(o->horizon, o->max_nodes, o->max_memory_mib, o->threads);
+    options.max_precision = o->max_precision;
+    const Game game = load_spec_file(o->file);
+    const ClaimVerdict verdict = check_claim(game, claim, options);
+    if (o->json_output)
+      std::cout << json::parse(check_report_json(game, o->file, claim, options, verdict, o->stats)).dump(2) << "\n";
+    else print_verdict(game, claim, options, verdict, o->stats);
+    return exit_code_of(verdict.verdict);
   };
 }
 

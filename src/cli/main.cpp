@@ -1,7 +1,10 @@
 // exactdp — exact and certified privacy accounting. Entry point: parses the command line,
 // runs one subcommand, and turns every exactdp::Error into one line on stderr and exit code 2.
+// Exit codes (accounting/verdict.hpp, docs/verdicts.md): 0 holds / sound / success, 1 refuted /
+// unsound, 2 usage or input error, 3 undecided, 4 internal failure.
 #include "commands.hpp"
 
+#include "exactdp/accounting/verdict.hpp"
 #include "exactdp/core/error.hpp"
 
 #include <iostream>
@@ -33,10 +36,10 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     app.exit(e);
-    return 2;
+    return exactdp::exit_code::bad_input;
   } catch (const exactdp::Error& e) {
     std::cerr << "exactdp: " << e.what() << "\n";
-    return 2;
+    return exactdp::exit_code::bad_input;
   }
   try {
     if (app.got_subcommand("compose")) return run_compose();
@@ -49,10 +52,10 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("check-composite")) return run_check_composite();
   } catch (const exactdp::Error& e) {
     std::cerr << "exactdp: " << e.what() << "\n";
-    return 2;
+    return exactdp::exit_code::bad_input;
   } catch (const std::bad_alloc&) {
     std::cerr << "exactdp: out of memory (the estimate did not foresee this; please report it)\n";
-    return 3;
+    return exactdp::exit_code::internal;
   }
-  return 2;
+  return exactdp::exit_code::bad_input;
 }

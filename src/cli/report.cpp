@@ -1,8 +1,6 @@
 #include "report.hpp"
 
-#include "exactdp/divergence/hockey_stick.hpp"
-#include "exactdp/divergence/renyi.hpp"
-#include "exactdp/divergence/tradeoff.hpp"
+#include "exactdp/accounting/profile_report.hpp"
 
 #include <sstream>
 
@@ -13,35 +11,11 @@ using json = nlohmann::json;
 
 json exact(const ExtendedRational& x) { return to_string(x); }
 
-/// ε = ln λ as a certified value (exactly "0" when λ = 1, "inf" when λ = ∞).
-json epsilon_of(const ExtendedRational& l, const Requests& req) {
-  if (l.is_infinite()) return "inf";
-  if (l.value() == 1) return "0";
-  return certified(log(Interval(l.value(), req.precision())), req.digits);
-}
-
-json renyi_entry(const PrivacyLoss& loss, const Rational& alpha, const Requests& req) {
-  json e;
-  e["alpha"] = to_string(alpha);
-  const Precision prec = req.precision();
-  const PrivacyLoss back = loss.swapped();
-  if (alpha.get_den() == 1 && alpha >= 2) {
-    auto a = alpha.get_num().get_ui();
-    ExtendedRational m = std::max(renyi_moment(loss, a), renyi_moment(back, a));
-    e["moment"] = exact(m);
-    if (m.is_infinite()) e["epsilon"] = "inf";
-    else e["epsilon"] = certified(log(Interval(m.value(), prec)) / Interval(Rational(alpha - 1), prec), req.digits);
-  } else {
-    Interval m = max(renyi_moment(loss, alpha, prec), renyi_moment(back, alpha, prec));
-    if (!m.upper_is_finite() && !m.lower_is_finite()) {
-      e["moment"] = "inf";
-      e["epsilon"] = "inf";
-    } else {
-      e["moment"] = certified(m, req.digits);
-      e["epsilon"] = certified(max(renyi_divergence(loss, alpha, prec), renyi_divergence(back, alpha, prec)), req.digits);
-    }
-  }
-  return e;
+/// ε = ln λ: exactly "0" when λ = 1, "inf" when λ = ∞, else certified.
+json epsilon_json(const LogOfLambda& e, const Requests& req) {
+  if (e.infinite) return "inf";
+  if (e.zero) return "0";
+  return certified(*e.value, req.digits);
 }
 
 std::string fmt_value(const json& v, int width = 0) {
@@ -106,36 +80,34 @@ json certified(const Interval& x, int digits) {
 }
 
 json exact_analysis(const PrivacyLoss& loss, const Requests& req) {
+  ProfileRequest request{req.lambdas, req.epsilons, req.deltas, req.alphas, req.tradeoff, req.precision()};
+  const ProfileReport report = profile_report(loss, request);
   json out;
-  const Precision prec = req.precision();
-  PrivacyProfile profile(loss);
-  out["atoms"] = loss.size();
-  // pure DP: the largest likelihood ratio in either direction
-  ExtendedRational pure = std::max(max_ratio(loss), max_ratio(loss.swapped()));
-  out["pure"] = {{"lambda", exact(pure)}, {"epsilon", epsilon_of(pure, req)}};
+  out["atoms"] = report.atoms;
+  out["pure"] = {{"lambda", exact(report.pure)}, {"epsilon", epsilon_json(report.pure_epsilon, req)}};
   out["at"] = json::array();
-  for (const auto& l : req.lambdas) out["at"].push_back({{"lambda", to_string(l)}, {"delta", to_string(profile.delta(l))}});
-  for (const auto& e : req.epsilons) {
-    // δ is non-increasing in λ, so δ over an enclosure of e^ε encloses δ(e^ε) (THEOREMS.md B.15)
-    Interval lambda = sgn(e) == 0 ? Interval(Rational(1), prec) : exp(Interval(e, prec));
-    Interval d = profile.delta(lambda);
-    json entry{{"epsilon", to_string(e)}};
-    if (d.lower() == d.upper()) entry["delta"] = to_string(d.lower());
-    else entry["delta"] = certified(d, req.digits);
+  for (const auto& e : report.at_lambda) out["at"].push_back({{"lambda", to_string(e.lambda)}, {"delta", to_string(e.delta)}});
+  for (const auto& e : report.at_epsilon) {
+    json entry{{"epsilon", to_string(e.epsilon)}};
+    if (e.delta.lower() == e.delta.upper()) entry["delta"] = to_string(e.delta.lower());
+    else entry["delta"] = certified(e.delta, req.digits);
     out["at"].push_back(entry);
   }
   out["least"] = json::array();
-  for (const auto& d : req.deltas) {
-    ExtendedRational l = profile.least_lambda(d);
-    out["least"].push_back({{"delta", to_string(d)}, {"lambda", exact(l)}, {"epsilon", epsilon_of(l, req)}});
-  }
+  for (const auto& e : report.least)
+    out["least"].push_back({{"delta", to_string(e.delta)}, {"lambda", exact(e.lambda)}, {"epsilon", epsilon_json(e.epsilon, req)}});
   out["renyi"] = json::array();
-  for (const auto& a : req.alphas) out["renyi"].push_back(renyi_entry(loss, a, req));
+  for (const auto& e : report.renyi) {
+    json entry{{"alpha", to_string(e.alpha)}};
+    if (e.exact_moment) entry["moment"] = exact(*e.exact_moment);
+    else if (e.moment) entry["moment"] = certified(*e.moment, req.digits);
+    else entry["moment"] = "inf";
+    entry["epsilon"] = e.infinite ? json("inf") : certified(*e.epsilon, req.digits);
+    out["renyi"].push_back(entry);
+  }
   if (req.tradeoff) {
     out["tradeoff"] = json::array();
-    const TradeOff curve = TradeOff::of(loss);  // kept alive: range-for does not extend a member's temporary
-    for (const auto& v : curve.vertices())
-      out["tradeoff"].push_back({{"alpha", to_string(v.alpha)}, {"beta", to_string(v.beta)}});
+    for (const auto& v : report.tradeoff) out["tradeoff"].push_back({{"alpha", to_string(v.alpha)}, {"beta", to_string(v.beta)}});
   }
   return out;
 }

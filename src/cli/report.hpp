@@ -26,7 +26,8 @@ struct Requests {
 /// A certified value as the JSON object {"lo": "...", "hi": "..."} of outward-rounded decimals.
 nlohmann::json certified(const Interval& x, int digits);
 
-/// The exact analysis of the pair behind @p loss (both directions; δ is the max of the two).
+/// The exact analysis of the pair behind @p loss (both directions; δ is the max of the two), as
+/// JSON: accounting/profile_report.hpp computes it, this only writes it.
 nlohmann::json exact_analysis(const PrivacyLoss& loss, const Requests& req);
 
 /// Renders a report (as built by the commands) as aligned, readable text.

@@ -185,6 +185,15 @@ def test_certified_rr_by_epsilon_sound_unsound_undecided(tmp_path):
     assert r["undecided"]["slack"] is None
 
 
+def test_undecided_without_unsound_exits_3(tmp_path):
+    # exit codes (docs/verdicts.md): 1 when some claim is unsound, else 3 when some is undecided, else 0
+    truth = rr_epsilon_truth("0.5", 10, Fraction(1, 100000))
+    base = {"mechanism": "rr:epsilon=0.5", "times": 10, "delta": "1e-5"}
+    r = results(tmp_path, [dict(base, id="undecided", claimed_epsilon=str(truth.quantize(Decimal("1e-380")))),
+                           dict(base, id="sound", claimed_epsilon="5")], expect=3)
+    assert r["undecided"]["verdict"] == "undecided" and r["sound"]["verdict"] == "sound"
+
+
 def test_certified_gaussian_delta(tmp_path):
     # GDP mu = 1 at eps = 1: delta = Phi(-1/2) - e*Phi(-3/2) = 0.30854 - 2.71828*0.06681 = 0.1269...
     base = {"mechanism": "gauss:sigma=1", "times": 1, "epsilon": "1"}

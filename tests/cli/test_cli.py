@@ -161,7 +161,6 @@ def write(tmp_path, text, name="pair.json"):
     (["compose", "-m", "rr:lambda=2", "--lambda", "0.5"], ["--lambda", "0.5"]),
     (["compose", "-m", "rr:lambda=2", "--alpha", "1"], ["--alpha"]),
     (["compose", "-m", "rr:lambda=2", "--epsilon", "abc"], ["--epsilon", "abc"]),
-    (["compose", "-m", "rr:lambda=3/2", "--times", "100000000"], ["estimated", "--force"]),
     (["compose"], ["nothing to compose"]),
 ])
 def test_bad_arguments(args, needles):
@@ -193,6 +192,24 @@ def test_bad_pair_files(tmp_path, content, needles):
 def test_missing_file():
     p = run("profile", "/nonexistent/pair.json", expect=2)
     assert "/nonexistent/pair.json" in p.stderr and "cannot open" in p.stderr
+
+
+def test_hundred_million_fold_rr_is_answered_with_a_certified_epsilon():
+    # The exact PLD would take petabytes; the planner takes the binomial closed form instead of refusing.
+    # Reference (tests/accounting/reference/rr_binomial_mpmath.py, mpmath at 40 digits): at k = 10^8,
+    # lambda = 3/2, delta(8126243.96) = 1.0000002707e-5 > 1e-5 > delta(8126243.961) = 9.99998862e-6,
+    # so the least epsilon at delta = 1e-5 lies in (8126243.96, 8126243.961).
+    r = run_json("compose", "--mechanism", "rr:lambda=3/2", "--times", "100000000", "--delta", "1e-5")
+    assert r["plan"]["route"] == "binomial" and r["exact"] is False
+    eps = r["least"][0]["epsilon"]
+    lo, hi = Fraction(Decimal(eps["lo"])), Fraction(Decimal(eps["hi"]))
+    assert Fraction("8126243.96") <= lo <= hi <= Fraction("8126243.961")
+    # a budget too small for the exact 1000-fold composition (about 2.5 MiB) sends it to the same closed form: same answer
+    exact = run_json("compose", "-m", "rr:lambda=3/2", "-k", "1000", "--delta", "1e-5")
+    closed = run_json("compose", "-m", "rr:lambda=3/2", "-k", "1000", "--delta", "1e-5", "--max-memory", "1")
+    assert exact["plan"]["route"] == "exact" and closed["plan"]["route"] == "binomial"
+    least = Fraction(exact["least"][0]["lambda"])
+    assert encloses(closed["least"][0]["epsilon"], Decimal(least.numerator).ln() - Decimal(least.denominator).ln())
 
 
 def test_help_teaches_with_an_example():

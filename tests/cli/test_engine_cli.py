@@ -6,6 +6,8 @@ hand derivations stated beside each test.
 import json
 import os
 import subprocess
+from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -50,6 +52,19 @@ def test_check_with_real_epsilon_is_decided_soundly():
     # e^2.0794 ≈ 7.99996 < 8 = pure level: refuted; e^2.0795 ≈ 8.00004 > 8: holds
     run("check", str(SPECS / "mp.json"), "--epsilon", "2.0794", expect=1)
     run("check", str(SPECS / "mp.json"), "--epsilon", "2.0795")
+
+
+def test_undecided_check_exits_3():
+    # MP's pure-DP ratio is 8 (E.7), so "epsilon-DP" holds iff e^epsilon >= 8. This epsilon is ln 8
+    # truncated to 40 digits: e^epsilon < 8 by about 1e-39, which 64 bits cannot separate from 8.
+    eps = "2.079441541679835928251696364374529704226"
+    p = run("check", str(SPECS / "mp.json"), "--epsilon", eps, "--max-precision", "64", "--json", expect=3)
+    r = json.loads(p.stdout)
+    assert r["verdict"] == "undecided" and r["precision"] == 64 and "max-precision" in r["to_decide"]
+    lo, hi = Fraction(Decimal(r["enclosure"]["lo"])), Fraction(Decimal(r["enclosure"]["hi"]))
+    assert lo <= 8 <= hi
+    # with the default cap the truncation is seen: refuted
+    assert json.loads(run("check", str(SPECS / "mp.json"), "--epsilon", eps, "--json", expect=1).stdout)["verdict"] == "refuted"
 
 
 def test_check_renyi_claim():

@@ -69,6 +69,9 @@ def test_every_key_of_check_json_is_documented():
         json.loads(run("check", mp, "--epsilon", "3", "--json").stdout),                               # real ε, holds
         json.loads(run("check", mp, "--renyi-alpha", "2", "--renyi-epsilon", "2", "--json").stdout),  # Rényi
         json.loads(run("check", mp, "--lambda", "2", "--adversary", "oblivious", "--json", "--stats", expect=1).stdout),
+        # undecided: ln 8 truncated to 40 digits is not separated from ln 8 (MP's pure level) at 64 bits
+        json.loads(run("check", mp, "--epsilon", "2.079441541679835928251696364374529704226", "--max-precision", "64", "--json",
+                       expect=3).stdout),
     ]
     seen = set()
     for out in outputs:
@@ -85,7 +88,8 @@ def test_every_key_of_check_json_is_documented():
     # the example of the page is the real output (MP, THEOREMS.md E.5: δ(4) = 4/15 = 8/15 − 4·1/15)
     assert (refuted["delta"], refuted["witness"]["probability_world0"], refuted["witness"]["probability_world1"]) == (
         "4/15", "1/15", "8/15")
-    assert "lambda_used" not in outputs[3] and "witness" not in outputs[3]
+    assert outputs[3]["lambda_side"] == "exact" and "witness" not in outputs[3]
+    assert outputs[4]["verdict"] == "undecided" and {"enclosure", "precision", "to_decide"} <= set(outputs[4])
 
 
 def test_every_key_of_profile_json_for_a_spec_is_documented():

@@ -1,5 +1,7 @@
 #include "exactdp/accounting/mechanism_spec.hpp"
 
+#include "exactdp/accounting/composition_plan.hpp"
+
 #include "exactdp/bounds/gaussian.hpp"
 #include "exactdp/bounds/laplace.hpp"
 #include "exactdp/core/error.hpp"
@@ -352,6 +354,18 @@ void MechanismSpec::require_times(unsigned long times) const {
 
 namespace {
 
+/// The `times`-fold composition of an exact-table spec along the planner's route
+/// (composition_plan.hpp): the exact PLD when it fits the default budget, else the binomial
+/// closed form (randomized response, discrete Laplace with sensitivity 1) or the certified PLD —
+/// never an unbounded exact composition.
+ComposedPrivacy composed(const MechanismSpec& spec, unsigned long times, Precision precision) {
+  const std::vector<CompositionComponent> one{{spec.to_string(), spec, std::nullopt, times, std::nullopt}};
+  const CompositionPlan plan = plan_composition(one);
+  if (!plan.has_profile())
+    throw Error("", "times", std::to_string(times), "no exact or certified profile within the memory budget: " + plan.reason);
+  return ComposedPrivacy(one, plan, precision);
+}
+
 /// μ of `times` uses of the Gaussian mechanism: √times·Δ/σ (GDP composes as √(Σμ_i²); DRS22
 /// Cor 3.3, the homogeneous case of exactdp::gaussian_dp_composition()).
 Interval composed_mu(const Rational& sensitivity, const Rational& sigma, unsigned long times, Precision precision) {
@@ -366,7 +380,7 @@ Interval MechanismSpec::delta_at_epsilon(const Interval& epsilon, unsigned long 
   if (!epsilon.lower_is_finite() || !epsilon.upper_is_finite() || epsilon.lower() < 0)
     throw Error("", "epsilon", epsilon.to_string(), "epsilon must be finite and non-negative");
   const Precision prec = epsilon.precision();
-  if (auto loss = exact_loss()) return PrivacyProfile(loss->self_compose(times)).delta(exp(epsilon));
+  if (exact_loss()) return composed(*this, times, prec).delta_at_epsilon(epsilon);
   switch (family_) {
     case MechanismFamily::randomized_response:
       return randomized_response_composition_delta(exp(Interval(get("epsilon"), prec)), get("delta"), times,
@@ -387,11 +401,7 @@ Interval MechanismSpec::epsilon_at_delta(const Rational& delta, unsigned long ti
   require_times(times);
   if (sgn(delta) < 0 || delta > 1) throw Error("", "delta", exactdp::to_string(delta), "delta must lie in [0, 1]");
   const Precision prec = precision;
-  if (auto loss = exact_loss()) {
-    const PrivacyProfile profile(loss->self_compose(times));
-    if (profile.least_lambda(delta).is_infinite()) return Interval::infinity(prec);
-    return profile.least_epsilon(delta, prec);
-  }
+  if (exact_loss()) return composed(*this, times, prec).least_epsilon(delta);
   switch (family_) {
     case MechanismFamily::randomized_response:
       return randomized_response_composition_least_epsilon(exp(Interval(get("epsilon"), prec)), get("delta"), times,

@@ -109,6 +109,8 @@ public:
   /// profile of loss.self_compose(times) at the enclosure of e^ε; rr by epsilon: the KOV15
   /// binomial sum; krr/dlaplace by epsilon: the certified PLD; dgauss (times = 1): CKS20's formula;
   /// laplace (times = 1): 1 − e^{(ε−ε₀)/2}; gauss: the GDP profile with μ = √times·Δ/σ (DRS22).
+  /// Exact mechanisms compose along the planner's route (composition_plan.hpp): exactly when the
+  /// composed PLD fits the default memory budget, else certified (e.g. 10⁸ uses of RR).
   ///
   /// Preconditions: times ≥ 1, ε ≥ 0 finite, supports_composition(times) (exactdp::Error naming
   /// "times" or "epsilon" otherwise).

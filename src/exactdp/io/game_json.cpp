@@ -1,7 +1,5 @@
 #include "exactdp/io/game_json.hpp"
 
-#include "exactdp/compose/concurrent.hpp"
-
 #include <nlohmann/json.hpp>
 
 namespace exactdp {
@@ -13,12 +11,6 @@ Json vertices(const TradeOff& f) {
   Json v = Json::array();
   for (const auto& x : f.vertices()) v.push_back(Json::array({to_string(x.alpha), to_string(x.beta)}));
   return v;
-}
-
-void add(EngineStats& total, const EngineStats& s) {
-  total.nodes_visited += s.nodes_visited;
-  total.distinct_keys += s.distinct_keys;
-  total.cache_hits += s.cache_hits;
 }
 
 Json tree(const Game& game, const Adversary& adv, std::size_t node) {
@@ -36,57 +28,40 @@ Json tree(const Game& game, const Adversary& adv, std::size_t node) {
 
 }  // namespace
 
-std::string profile_report_json(const Game& input, const ProfileQuery& query) {
-  const bool oblivious = query.adversary == AdversaryClass::oblivious;
-  if (oblivious && !query.real_alphas.empty())
-    throw Error("profile_report_json", "alpha", to_string(query.real_alphas.front()),
-                "non-integer Renyi orders are computed for adaptive and sequential adversaries only");
-  const Game game = query.adversary == AdversaryClass::sequential ? sequential_adversaries(input) : input;
-  const unsigned horizon = query.options.horizon.value_or(game.horizon);
-  EngineStats stats;
-  auto [profile, pstats] = oblivious ? worst_case_profile_oblivious(game, query.options) : worst_case_profile(game, query.options);
-  add(stats, pstats);
-  auto ratio = oblivious ? worst_case_ratio_oblivious(game, query.options) : worst_case_ratio(game, query.options);
-  add(stats, ratio.stats);
-
+std::string profile_report_json(const Game& game, const ProfileQuery& query) {
+  const GameProfileReport r = game_profile_report(game, query);
   Json j;
-  j["name"] = game.name;
-  j["horizon"] = horizon;
-  j["neighbours"] = game.verifier->describe();
-  j["adversary"] = to_string(query.adversary);
-  j["worlds"] = Json::array({game.world_names[0], game.world_names[1]});
-  j["pure"] = {{"ratio", to_string(ratio.max())}, {"ratio_forward", to_string(ratio.forward)}, {"ratio_backward", to_string(ratio.backward)}};
+  j["name"] = r.name;
+  j["horizon"] = r.horizon;
+  j["neighbours"] = r.neighbours;
+  j["adversary"] = to_string(r.adversary);
+  j["worlds"] = Json::array({r.worlds[0], r.worlds[1]});
+  j["pure"] = {{"ratio", to_string(r.ratio.max())}, {"ratio_forward", to_string(r.ratio.forward)},
+               {"ratio_backward", to_string(r.ratio.backward)}};
   Json at = Json::array();
-  for (const auto& l : query.lambdas) {
-    if (sgn(l) < 0) throw Error("profile_report_json", "lambda", to_string(l), "lambda = e^epsilon must be non-negative");
-    at.push_back({{"lambda", to_string(l)}, {"delta", to_string(profile.delta(l))},
-                  {"delta_forward", to_string(profile.forward()(l))}, {"delta_backward", to_string(profile.backward()(l))}});
-  }
+  for (const auto& e : r.at)
+    at.push_back({{"lambda", to_string(e.lambda)}, {"delta", to_string(e.delta)}, {"delta_forward", to_string(e.forward)},
+                  {"delta_backward", to_string(e.backward)}});
   j["at"] = std::move(at);
   Json least = Json::array();
-  for (const auto& d : query.deltas) least.push_back({{"delta", to_string(d)}, {"lambda", to_string(profile.least_lambda(d))}});
+  for (const auto& e : r.least_lambda) least.push_back({{"delta", to_string(e.delta)}, {"lambda", to_string(e.lambda)}});
   j["least_lambda"] = std::move(least);
   Json renyi = Json::array();
-  for (auto a : query.alphas) {
-    auto m = oblivious ? worst_case_renyi_moment_oblivious(game, a, query.options) : worst_case_renyi_moment(game, a, query.options);
-    add(stats, m.stats);
-    renyi.push_back({{"alpha", a}, {"moment", to_string(m.max())}, {"moment_forward", to_string(m.forward)},
-                     {"moment_backward", to_string(m.backward)}});
-  }
-  for (const auto& a : query.real_alphas) {
-    auto m = worst_case_renyi_moment_certified(game, a, query.options);
-    add(stats, m.stats);
+  for (const auto& e : r.renyi)
+    renyi.push_back({{"alpha", e.alpha}, {"moment", to_string(e.moment.max())}, {"moment_forward", to_string(e.moment.forward)},
+                     {"moment_backward", to_string(e.moment.backward)}});
+  for (const auto& e : r.renyi_certified) {
+    const auto& m = e.moment;
     // the maximum of two enclosed reals is enclosed by the endpointwise maximum
     const std::string both = m.forward.infinite || m.backward.infinite ? "inf" : max(m.forward.enclosure, m.backward.enclosure).to_string();
-    renyi.push_back({{"alpha", to_string(a)}, {"moment", both}, {"moment_forward", m.forward.to_string()},
+    renyi.push_back({{"alpha", to_string(e.alpha)}, {"moment", both}, {"moment_forward", m.forward.to_string()},
                      {"moment_backward", m.backward.to_string()}, {"certified", true}});
   }
   j["renyi"] = std::move(renyi);
-  auto env = tradeoff_envelope(profile);
-  j["tradeoff"] = {{"vertices", vertices(env.world0_vs_world1.symmetrized())},
-                   {"world0_vs_world1", vertices(env.world0_vs_world1)},
-                   {"world1_vs_world0", vertices(env.world1_vs_world0)}};
-  j["stats"] = {{"nodes_visited", stats.nodes_visited}, {"distinct_keys", stats.distinct_keys}, {"cache_hits", stats.cache_hits},
+  j["tradeoff"] = {{"vertices", vertices(r.tradeoff->world0_vs_world1.symmetrized())},
+                   {"world0_vs_world1", vertices(r.tradeoff->world0_vs_world1)},
+                   {"world1_vs_world0", vertices(r.tradeoff->world1_vs_world0)}};
+  j["stats"] = {{"nodes_visited", r.stats.nodes_visited}, {"distinct_keys", r.stats.distinct_keys}, {"cache_hits", r.stats.cache_hits},
                 {"peak_rss_kib", peak_resident_kib()}};
   return j.dump(2);
 }

@@ -4,7 +4,7 @@
 /// +∞ is "inf".
 #pragma once
 
-#include "exactdp/game/adversary_class.hpp"
+#include "exactdp/accounting/game_profile.hpp"
 #include "exactdp/game/engine.hpp"
 
 #include <string>
@@ -12,22 +12,7 @@
 
 namespace exactdp {
 
-/// What a profile report asks for.
-struct ProfileQuery {
-  std::vector<Rational> lambdas;       ///< λ = e^ε values for the "at" entries (each ≥ 0)
-  std::vector<Rational> deltas;        ///< δ values for the "least_lambda" entries (each in [0, 1])
-  std::vector<unsigned long> alphas;   ///< integer Rényi orders α ≥ 2 for the "renyi" entries
-  EngineOptions options;
-  /// Non-integer Rényi orders α > 1: "renyi" entries with a certified enclosure of the moment
-  /// (worst_case_renyi_moment_certified), `"moment": "[lo, hi]"`, `"certified": true`.
-  std::vector<Rational> real_alphas;
-  /// The adversary class (game/adversary_class.hpp): adaptive (default); sequential wraps the
-  /// verifier (sequential_adversaries); oblivious uses the oblivious routines for the profile, the
-  /// integer Rényi moments and the ratio (real α is refused for oblivious adversaries).
-  AdversaryClass adversary = AdversaryClass::adaptive;
-};
-
-/// Runs the engine on @p game and returns the report as JSON text:
+/// Runs the engine on @p game (accounting/game_profile.hpp) and writes the report as JSON text:
 ///
 /// ```json
 /// { "name": "MP", "horizon": 2, "neighbours": "static", "worlds": ["x", "x'"],

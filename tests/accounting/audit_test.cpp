@@ -1,4 +1,6 @@
-// The claims audit (io/claims.hpp) on cases whose truth comes from a second route.
+// The claims audit (accounting/audit.hpp; claims read by io/claims.hpp) on cases whose truth comes
+// from a second route.
+#include "exactdp/accounting/audit.hpp"
 #include "exactdp/io/claims.hpp"
 
 #include "exactdp/accounting/mechanism_spec.hpp"
@@ -20,14 +22,14 @@ ClaimResult audit_one(const std::string& mechanism, unsigned long k, const std::
   return audit_claim(parse_claims(text, "test").front());
 }
 
-// The audit composes a two-atom certified loss (discrete Laplace with sensitivity 1, RR given by
-// ε) binomially; CertifiedLoss::self_compose composes it by repeated squaring. The two routes must
-// enclose the same least ε.
+// The audit composes discrete Laplace with sensitivity 1 and RR given by ε by the binomial closed
+// form (accounting/binomial_composition.hpp); CertifiedLoss::self_compose composes the certified
+// loss by repeated squaring. The two routes must enclose the same least ε.
 TEST(ClaimsAudit, BinomialCompositionAgreesWithRepeatedSquaring) {
   for (const auto& [mechanism, k] : {std::pair{std::string("dlaplace:epsilon=1/2,sensitivity=1"), 60ul},
                                      std::pair{std::string("rr:epsilon=0.3"), 45ul}}) {
     const ClaimResult r = audit_one(mechanism, k, "1/100000", "1000");
-    ASSERT_EQ(r.verdict, Verdict::sound) << mechanism;
+    ASSERT_EQ(r.verdict, Verdict::holds) << mechanism;
     const Interval squared =
         parse_mechanism_spec(mechanism).certified_loss(r.precision)->self_compose(k).least_epsilon(Rational(1, 100000));
     EXPECT_TRUE(overlap(r.truth.enclosure, squared)) << mechanism << ": " << r.truth.enclosure.to_string(12) << " vs "
@@ -48,7 +50,7 @@ TEST(ClaimsAudit, ByteBudgetSendsLongExactCompositionsToTheCertifiedRoute) {
   ASSERT_TRUE(exact.exact);
   ASSERT_TRUE(exact.true_lambda.has_value());
   AuditOptions small;
-  small.max_exact_bytes = 100000;  // the estimate is 201 atoms × 200 uses × ~420 bits ≈ 2 MB
+  small.plan.memory_budget = 100000;  // the estimate is 201 atoms × 200 uses × ~420 bits ≈ 2 MB
   const ClaimResult certified = audit_claim(claim, small);
   EXPECT_FALSE(certified.exact);
   EXPECT_EQ(certified.verdict, exact.verdict);
@@ -57,13 +59,34 @@ TEST(ClaimsAudit, ByteBudgetSendsLongExactCompositionsToTheCertifiedRoute) {
       << certified.truth.enclosure.to_string(12);
 }
 
+// A Poisson-subsampled pure mechanism is not answered by the pure shortcut (k uses of the unsampled
+// mechanism are exactly k·ε₀-DP, the subsampled ones less): when the planner skips the exact route
+// (here by its atom limit) the certified route must agree with the exact one (the second algorithm).
+TEST(ClaimsAudit, SubsampledPureMechanismIsNotAnsweredAsPure) {
+  const std::string text = R"({"format": "exactdp-claims/1", "claims": [{"id": "c", "mechanism": "dlaplace:r=1/2",
+      "times": 20, "sampling": "poisson:q=1/4", "delta": "0", "claimed_epsilon": "10"}]})";
+  const Claim claim = parse_claims(text, "test").front();
+  const ClaimResult exact = audit_claim(claim);
+  ASSERT_TRUE(exact.exact);
+  AuditOptions small;
+  small.plan.max_exact_atoms = 5;  // the exact composition has 21 atoms
+  const ClaimResult certified = audit_claim(claim, small);
+  EXPECT_FALSE(certified.exact);
+  // the pure shortcut would give 20·ln 2 ≈ 13.86 > 10 (unsound); the subsampled pair's largest loss per use is
+  // ln(1 + q(λ − 1)) = ln(5/4), so the truth at δ = 0 is 20·ln(5/4) ≈ 4.46 and the claim holds
+  EXPECT_EQ(certified.verdict, exact.verdict);
+  EXPECT_EQ(exact.verdict, Verdict::holds);
+  const Interval lambda = exp(certified.truth.enclosure);
+  EXPECT_TRUE(lambda.lower() <= *exact.true_lambda && *exact.true_lambda <= lambda.upper()) << certified.truth.enclosure.to_string(12);
+}
+
 // Claims that share a composition reuse it; the answers do not depend on the order of the claims.
 TEST(ClaimsAudit, SharedCompositionsGiveTheSameAnswers) {
   const ClaimResult a = audit_one("dlaplace:epsilon=1", 200, "1/1000", "200");  // k·ε₀ = 200 bounds ε
   const ClaimResult b = audit_one("dlaplace:epsilon=1", 200, "1/1000", "1");
   EXPECT_EQ(a.truth.enclosure.to_string(20), b.truth.enclosure.to_string(20));
-  EXPECT_EQ(a.verdict, Verdict::sound);
-  EXPECT_EQ(b.verdict, Verdict::unsound);
+  EXPECT_EQ(a.verdict, Verdict::holds);
+  EXPECT_EQ(b.verdict, Verdict::refuted);
 }
 
 }  // namespace

@@ -1,0 +1,284 @@
+#include "exactdp/accounting/audit.hpp"
+
+#include "exactdp/amplification/poisson.hpp"
+#include "exactdp/core/error.hpp"
+#include "exactdp/divergence/hockey_stick.hpp"
+#include "exactdp/numeric/decide.hpp"
+
+#include <algorithm>
+#include <memory>
+
+namespace exactdp {
+namespace {
+
+TrueValue exact_value(const Rational& q, Precision precision) { return {q, false, Interval(q, precision)}; }
+TrueValue certified_value(const Interval& x) { return {std::nullopt, false, x}; }
+
+/// claimed − truth and (claimed − truth)/truth (negative for an unsound claim).
+void set_slack(ClaimResult& r, Precision precision) {
+  const TrueValue& t = r.truth;
+  const Rational& c = r.claim.claimed;
+  if (t.exact) {
+    r.slack_absolute = exact_value(c - *t.exact, precision);
+    if (sgn(*t.exact) != 0) r.slack_relative = exact_value((c - *t.exact) / *t.exact, precision);
+    return;
+  }
+  Interval diff = Interval(c, precision) - t.enclosure;
+  r.slack_absolute = certified_value(diff);
+  if (t.enclosure.lower_is_finite() && sgn(t.enclosure.lower()) > 0) r.slack_relative = certified_value(diff / t.enclosure);
+}
+
+/// A decision with Lindemann–Weierstrass behind it: runs until decided (cap far above need).
+const DecideOptions exact_decision{64, 1 << 20};
+
+void audit_exact_epsilon(ClaimResult& r, const PrivacyProfile& profile, const AuditOptions& options) {
+  ExtendedRational lambda = profile.least_lambda(r.claim.given);
+  if (lambda.is_infinite()) {
+    r.truth = {std::nullopt, true, Interval::infinity(options.start)};
+    r.verdict = Verdict::refuted;
+    return;
+  }
+  r.true_lambda = lambda.value();
+  // unsound ⇔ claimed ε < ln λ
+  Decision d = decide_log(lambda.value(), Relation::greater, r.claim.claimed, exact_decision);
+  r.precision = d.precision;
+  const Precision p = std::max(options.start, d.precision);
+  if (lambda.value() == 1) r.truth = exact_value(Rational(0), p);
+  else r.truth = certified_value(log(Interval(lambda.value(), p)));
+  r.verdict = d.outcome == Tri::yes ? Verdict::refuted : d.outcome == Tri::no ? Verdict::holds : Verdict::undecided;
+}
+
+void audit_exact_delta(ClaimResult& r, const PrivacyProfile& profile, const AuditOptions& options) {
+  const PiecewiseLinear f = profile.symmetric();
+  const Rational& eps = r.claim.given;
+  const Rational& claimed = r.claim.claimed;
+  if (sgn(eps) == 0) {
+    r.truth = exact_value(f(Rational(1)), options.start);
+    r.verdict = claimed < *r.truth.exact ? Verdict::refuted : Verdict::holds;
+    return;
+  }
+  // the piece a + s·λ of the profile that contains λ = e^ε (never a breakpoint: e^ε is irrational)
+  const auto& pieces = f.pieces();
+  std::size_t i = pieces.size() - 1;
+  Precision used = 0;
+  while (i > 0) {
+    Decision d = decide_exp(eps, Relation::greater, pieces[i].start, exact_decision);
+    used = std::max(used, d.precision);
+    if (require_decided(d, "epsilon")) break;
+    --i;
+  }
+  const Rational& a = pieces[i].intercept;
+  const Rational& s = pieces[i].slope;
+  if (sgn(s) == 0) {
+    r.precision = used;
+    r.truth = exact_value(a, options.start);
+    r.verdict = claimed < a ? Verdict::refuted : Verdict::holds;
+    return;
+  }
+  // unsound ⇔ claimed < a + s·e^ε ⇔ e^ε < (claimed − a)/s when s < 0 (> when s > 0)
+  Decision d = decide_exp(eps, sgn(s) < 0 ? Relation::less : Relation::greater, (claimed - a) / s, exact_decision);
+  r.precision = std::max(used, d.precision);
+  const Precision p = std::max(options.start, r.precision);
+  r.truth = certified_value(Interval(a, p) + Interval(s, p) * exp(Interval(eps, p)));
+  r.verdict = d.outcome == Tri::yes ? Verdict::refuted : d.outcome == Tri::no ? Verdict::holds : Verdict::undecided;
+}
+
+/// The key of a claim's composition (its components, their uses and the sampling): claims that
+/// share it — one accountant's answers at several δ or ε — share the composed law.
+std::string composition_key(const Claim& c) {
+  std::string key = c.sampling + "|";
+  for (const auto& comp : c.components) key += comp.spec.to_string() + "*" + std::to_string(comp.times) + ";";
+  return key;
+}
+
+/// The composed law of the last composition audited: consecutive claims on one composition (one
+/// accountant's answers at several δ or ε) reuse it. Only the last one is kept — an exact 10 000-fold
+/// composition can hold gigabytes of digits — and only for the duration of one audit_claims call.
+template <class T>
+class LastLaw {
+ public:
+  const T* find(const std::string& key) const { return value_ && key == key_ ? &*value_ : nullptr; }
+  const T& put(const std::string& key, T value) {
+    value_.reset();  // release the old law before the new one is stored
+    key_ = key;
+    value_.emplace(std::move(value));
+    return *value_;
+  }
+
+ private:
+  std::string key_;
+  std::optional<T> value_;
+};
+
+/// What one audit_claims call shares between its claims.
+struct AuditCache {
+  LastLaw<ComposedPrivacy> law;
+};
+
+/// The composed law of @p c along @p plan at precision @p p (exact routes ignore it), shared with
+/// the previous claim when it has the same composition.
+const ComposedPrivacy& composed_law(const Claim& c, const std::vector<CompositionComponent>& comps, const CompositionPlan& plan,
+                                   Precision p, AuditCache& cache) {
+  const std::string key =
+      composition_key(c) + "@" + (plan.route == CompositionRoute::exact ? std::string("exact") : std::to_string(p));
+  if (const ComposedPrivacy* law = cache.law.find(key)) return *law;
+  return cache.law.put(key, ComposedPrivacy(comps, plan, p));
+}
+
+/// The components of a claim's composition for the planner: a Poisson-subsampled mechanism with
+/// exact tables becomes its subsampled pair (poisson.hpp; one orientation suffices for a symmetric
+/// base pair), a subsampled Gaussian keeps its rate (a grid bracket answers it).
+std::vector<CompositionComponent> components_of(const Claim& c) {
+  std::vector<CompositionComponent> out;
+  for (const auto& comp : c.components) {
+    CompositionComponent x{comp.mechanism, comp.spec, std::nullopt, comp.times, std::nullopt};
+    if (c.sampling_rate) x = poisson_subsampled(std::move(x), *c.sampling_rate, true, "audit: " + c.id);
+    out.push_back(std::move(x));
+  }
+  return out;
+}
+
+/// The plan of a claim's composition (the audit may run grid brackets).
+CompositionPlan plan_of(const std::vector<CompositionComponent>& comps, const AuditOptions& options) {
+  PlanOptions planning = options.plan;
+  planning.grid_brackets = true;
+  return plan_composition(comps, planning);
+}
+
+/// Pure mechanisms (δ = 0 guarantee with an exact ε₀): k uses are exactly (k·ε₀, 0)-DP with
+/// k·ε₀ the largest privacy loss, attained with positive probability (basic composition, tight).
+/// So δ(ε) = 0 for ε ≥ k·ε₀ and the least ε at δ = 0 is k·ε₀ — true equalities that an
+/// enclosure could never separate from a claim of exactly that value (decide.hpp). True when it
+/// answered the claim exactly.
+bool audit_pure(ClaimResult& r) {
+  const Claim& c = r.claim;
+  if (c.sampling_rate) return false;  // subsampling lowers the largest loss
+  Rational total = 0;
+  for (const auto& comp : c.components) {
+    auto g = comp.spec.dp_guarantee();
+    if (!g || sgn(g->delta) != 0) return false;
+    auto eps0 = g->epsilon.exact_epsilon();
+    if (!eps0) return false;
+    total += *eps0 * Rational(static_cast<long>(comp.times));
+  }
+  r.method = "pure DP: the composition is exactly " + to_string(total) + "-DP, its largest privacy loss attained";
+  if (c.kind == Claim::Kind::delta_at_epsilon && c.given >= total) {
+    r.truth = exact_value(Rational(0), default_precision);
+  } else if (c.kind == Claim::Kind::epsilon_at_delta && sgn(c.given) == 0) {
+    r.truth = exact_value(total, default_precision);
+  } else {
+    return false;
+  }
+  r.verdict = c.claimed < *r.truth.exact ? Verdict::refuted : Verdict::holds;
+  return true;
+}
+
+/// Grid brackets at higher and higher resolutions until the claim is decided.
+void audit_grid(ClaimResult& r, const ContinuousPair& pair, const AuditOptions& options) {
+  const Claim& c = r.claim;
+  const unsigned long k = c.components.front().times;
+  if (options.grid_resolution_start < 1 || options.grid_resolution_max < options.grid_resolution_start)
+    throw Error("audit", "grid_resolution", std::to_string(options.grid_resolution_max),
+                "the resolutions tried must satisfy 1 <= start <= max");
+  GridOptions g;
+  g.precision = options.start;
+  g.max_points = options.grid_max_points;
+  for (unsigned res = options.grid_resolution_start; res <= options.grid_resolution_max; res *= 2) {
+    g.resolution = res;
+    const GridBracket b = c.kind == Claim::Kind::epsilon_at_delta ? grid_epsilon_at_delta(pair, k, c.given, g)
+                                                                  : grid_delta_at_epsilon(pair, k, c.given, g);
+    r.grid_step = b.step;
+    r.grid_resolution = res;
+    r.precision = g.precision;
+    const Interval& t = b.value;
+    r.method = "certified bracket: privacy-loss law split (upper) and merged (lower) onto grids of step " + to_string(b.step) +
+               " to " + to_string(b.final_step) + " (resolution " + std::to_string(res) + ", " + std::to_string(b.points) +
+               " points) for " + pair.describe() + ", " + std::to_string(k) + " uses";
+    if (!t.lower_is_finite()) {
+      r.truth = {std::nullopt, true, t};
+      r.verdict = Verdict::refuted;
+      return;
+    }
+    r.truth = certified_value(t);
+    if (c.claimed < t.lower()) {
+      r.verdict = Verdict::refuted;
+      return;
+    }
+    if (t.upper_is_finite() && c.claimed >= t.upper()) {
+      r.verdict = Verdict::holds;
+      return;
+    }
+    r.verdict = Verdict::undecided;
+    if (2 * b.points > options.grid_point_budget) return;  // the next resolution would exceed the budget
+  }
+}
+
+void audit_certified(ClaimResult& r, const std::vector<CompositionComponent>& comps, const CompositionPlan& plan,
+                     const AuditOptions& options, AuditCache& cache) {
+  if (audit_pure(r)) return;
+  if (plan.route == CompositionRoute::grid_bracket)
+    return audit_grid(r, *continuous_pair(r.claim.components.front().spec, r.claim.sampling_rate.value_or(Rational(1))), options);
+  if (!plan.has_profile())
+    throw Error("audit", r.claim.id, to_string(plan.route), "no exact or certified truth for this composition: " + plan.reason);
+  const Claim& c = r.claim;
+  for (Precision p = options.start;; p = std::min(2 * p, options.cap)) {
+    const ComposedPrivacy& law = composed_law(c, comps, plan, p, cache);
+    r.method = law.method();
+    const Interval t = c.kind == Claim::Kind::epsilon_at_delta ? law.least_epsilon(c.given) : law.delta_at_epsilon(Interval(c.given, p));
+    r.precision = p;
+    if (!t.lower_is_finite()) {  // the point +∞: no finite ε exists
+      r.truth = {std::nullopt, true, t};
+      r.verdict = Verdict::refuted;
+      return;
+    }
+    r.truth = certified_value(t);
+    if (c.claimed < t.lower()) {
+      r.verdict = Verdict::refuted;
+      return;
+    }
+    if (t.upper_is_finite() && c.claimed >= t.upper()) {
+      r.verdict = Verdict::holds;
+      return;
+    }
+    if (p >= options.cap) {
+      r.verdict = Verdict::undecided;
+      return;
+    }
+  }
+}
+
+ClaimResult audit_claim_with(const Claim& claim, const AuditOptions& options, AuditCache& cache) {
+  if (options.start < min_precision || options.cap < options.start)
+    throw Error("audit", "precision", std::to_string(options.start), "need min_precision <= start <= cap");
+  ClaimResult r{claim, Verdict::undecided, {}, std::nullopt, false, 0, "", std::nullopt, std::nullopt, std::nullopt};
+  const std::vector<CompositionComponent> comps = components_of(claim);
+  const CompositionPlan plan = plan_of(comps, options);
+  if (plan.route == CompositionRoute::exact) {
+    const ComposedPrivacy& law = composed_law(claim, comps, plan, options.start, cache);
+    r.exact = true;
+    r.method = law.method();
+    if (claim.kind == Claim::Kind::epsilon_at_delta) audit_exact_epsilon(r, *law.exact_profile(), options);
+    else audit_exact_delta(r, *law.exact_profile(), options);
+  } else {
+    audit_certified(r, comps, plan, options, cache);
+  }
+  if (r.verdict != Verdict::undecided && !r.truth.infinite) set_slack(r, std::max(options.start, r.precision));
+  return r;
+}
+
+}  // namespace
+
+ClaimResult audit_claim(const Claim& claim, const AuditOptions& options) {
+  AuditCache cache;
+  return audit_claim_with(claim, options, cache);
+}
+
+std::vector<ClaimResult> audit_claims(const std::vector<Claim>& claims, const AuditOptions& options) {
+  std::vector<ClaimResult> out;
+  out.reserve(claims.size());
+  AuditCache cache;
+  for (const auto& c : claims) out.push_back(audit_claim_with(c, options, cache));
+  return out;
+}
+
+}  // namespace exactdp

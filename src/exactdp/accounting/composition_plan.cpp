@@ -1,0 +1,422 @@
+#include "exactdp/accounting/composition_plan.hpp"
+
+#include "exactdp/bounds/composition_bounds.hpp"
+#include "exactdp/bounds/optimal_composition.hpp"
+#include "exactdp/bounds/renyi_conversions.hpp"
+#include "exactdp/core/error.hpp"
+#include "exactdp/divergence/renyi.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+namespace exactdp {
+namespace {
+
+/// Bits of the numerators and denominators of one atom's two masses, the most over the atoms.
+std::size_t mass_bits(const PrivacyLoss& loss) {
+  std::size_t most = 0;
+  for (const auto& a : loss.atoms()) {
+    const std::size_t bits = mpz_sizeinbase(a.p.get_num_mpz_t(), 2) + mpz_sizeinbase(a.p.get_den_mpz_t(), 2) +
+                             mpz_sizeinbase(a.q.get_num_mpz_t(), 2) + mpz_sizeinbase(a.q.get_den_mpz_t(), 2);
+    most = std::max(most, bits);
+  }
+  return most;
+}
+
+Integer integer(std::size_t n) { return Integer(static_cast<unsigned long>(n)); }
+
+/// Bytes of one atom of a certified PLD: two intervals (four MPFR numbers with their limbs, at
+/// 1024 bits — the highest precision the audit escalates to) and the symbolic ratio.
+constexpr unsigned long certified_atom_bytes = 64 + 4 * (32 + 1024 / 8);
+/// Bytes of an exact atom besides its digits: three mpq_t (mass P, mass Q, ratio).
+constexpr unsigned long exact_atom_overhead = 3 * 32;
+
+/// Upper bound on the atoms of the k-fold composition of a loss with @p atoms atoms and no
+/// lattice structure: the multisets of size k, C(k + n − 1, n − 1).
+Integer multiset_bound(std::size_t atoms, unsigned long k) {
+  if (atoms <= 1) return 1;
+  return binomial(k + atoms - 1, atoms - 1);
+}
+
+/// The one-use λ enclosure and δ of a component that composes binomially (BinomialComposition):
+/// randomized response with λ > 1 (or ε > 0), and the discrete Laplace with sensitivity 1, which
+/// is RR with λ = 1/r (THEOREMS.md D.3).
+struct BinomialForm {
+  Interval lambda;
+  Rational delta;
+};
+
+std::optional<BinomialForm> binomial_form(const CompositionComponent& c, Precision p) {
+  if (!c.spec || c.pair || c.sampling_rate) return std::nullopt;
+  const MechanismSpec& s = *c.spec;
+  auto lambda = [&]() -> std::optional<Interval> {
+    if (auto l = s.parameter("lambda")) return *l > 1 ? std::optional(Interval(*l, p)) : std::nullopt;
+    if (auto r = s.parameter("r")) return Interval(Rational(1 / *r), p);
+    if (auto e = s.parameter("epsilon")) return sgn(*e) > 0 ? std::optional(exp(Interval(*e, p))) : std::nullopt;
+    return std::nullopt;
+  };
+  if (s.family() == MechanismFamily::randomized_response) {
+    if (auto l = lambda()) return BinomialForm{*l, *s.parameter("delta")};
+  } else if (s.family() == MechanismFamily::discrete_laplace && s.parameter("sensitivity") == Rational(1)) {
+    if (auto l = lambda()) return BinomialForm{*l, Rational(0)};
+  }
+  return std::nullopt;
+}
+
+/// The exact composed PLD's atoms and bytes (masses up to Σ times_i·bits_i per atom, the ratio at
+/// most as large), or nullopt when some component has no exact tables.
+std::optional<std::pair<Integer, Integer>> exact_estimate(const std::vector<CompositionComponent>& comps) {
+  Integer atoms = 1, bits = 0;
+  for (const auto& c : comps) {
+    auto one = c.exact_loss();
+    if (!one) return std::nullopt;
+    atoms *= integer(std::max<std::size_t>(1, one->self_compose_size_bound(c.times)));
+    bits += Integer(c.times) * integer(mass_bits(*one));
+  }
+  return std::pair{atoms, atoms * (bits * 2 / 8 + exact_atom_overhead)};
+}
+
+/// Bytes of the certified composed PLD, or nullopt when some component is not finite.
+std::optional<Integer> certified_estimate(const std::vector<CompositionComponent>& comps) {
+  Integer atoms = 1;
+  for (const auto& c : comps) {
+    if (auto exact = c.exact_loss()) {
+      atoms *= integer(std::max<std::size_t>(1, exact->self_compose_size_bound(c.times)));
+      continue;
+    }
+    auto one = c.certified_loss(64);
+    if (!one) return std::nullopt;
+    atoms *= one->size() == 2 ? Integer(c.times + 1) : multiset_bound(one->size(), c.times);
+  }
+  return atoms * certified_atom_bytes;
+}
+
+bool closed_form(const CompositionComponent& c) {
+  return c.spec && !c.pair && !c.sampling_rate && !c.spec->certified_loss(64) && c.spec->supports_composition(c.times);
+}
+
+bool grid_form(const CompositionComponent& c) {
+  if (!c.spec || c.pair) return false;
+  if (c.spec->family() == MechanismFamily::gaussian) return c.sampling_rate && *c.sampling_rate != 1;
+  return c.spec->family() == MechanismFamily::laplace && c.times > 1 && !c.sampling_rate;
+}
+
+}  // namespace
+
+// ------------------------------------------------------------------ components
+
+std::optional<PrivacyLoss> CompositionComponent::exact_loss() const {
+  if (pair) return pair;
+  if (sampling_rate) return std::nullopt;
+  return spec ? spec->exact_loss() : std::nullopt;
+}
+
+std::optional<CertifiedLoss> CompositionComponent::certified_loss(Precision precision) const {
+  if (pair) return CertifiedLoss::from_exact(*pair, precision);
+  if (sampling_rate) return std::nullopt;
+  return spec ? spec->certified_loss(precision) : std::nullopt;
+}
+
+std::string CompositionComponent::describe() const {
+  if (spec) {
+    std::string d = spec->describe();
+    if (sampling_rate) d += ", Poisson-subsampled at q = " + to_string(*sampling_rate) + " (add/remove)";
+    return d;
+  }
+  return "pair of distributions from " + source;
+}
+
+CompositionComponent poisson_subsampled(CompositionComponent c, const Rational& rate, bool keep_gaussian, const std::string& where) {
+  if (sgn(rate) <= 0 || rate > 1) throw Error(where, "q", to_string(rate), "the sampling rate must lie in (0, 1]");
+  if (auto loss = c.exact_loss()) {
+    if (!(loss->swapped() == *loss)) throw Error(where, "", c.source, "Poisson subsampling of an asymmetric pair is not supported");
+    c.pair = poisson_subsample(*loss, rate);
+    return c;
+  }
+  if (keep_gaussian && c.spec && c.spec->family() == MechanismFamily::gaussian) {
+    c.sampling_rate = rate;
+    return c;
+  }
+  throw Error(where, "", c.source,
+              "Poisson subsampling needs exact tables here (rr:lambda, krr:lambda, dlaplace:r or a pair file)" +
+                  std::string(keep_gaussian ? " or gauss" : "; for gauss use exactdp audit with \"sampling\""));
+}
+
+// ------------------------------------------------------------------ the plan
+
+std::string to_string(CompositionRoute route) {
+  switch (route) {
+    case CompositionRoute::exact: return "exact";
+    case CompositionRoute::binomial: return "binomial";
+    case CompositionRoute::certified_loss: return "certified_loss";
+    case CompositionRoute::closed_form: return "closed_form";
+    case CompositionRoute::grid_bracket: return "grid_bracket";
+    case CompositionRoute::renyi: return "renyi";
+  }
+  return "renyi";
+}
+
+bool CompositionPlan::has_profile() const {
+  return route != CompositionRoute::grid_bracket && route != CompositionRoute::renyi;
+}
+
+std::string human_bytes(const Integer& bytes) {
+  const char* unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  int i = 0;
+  Rational b(bytes);
+  while (b >= 1024 && i < 6) b /= 1024, ++i;
+  std::ostringstream os;
+  const Integer tenths = Integer(b.get_num() * 10 / b.get_den());
+  os << tenths / 10 << "." << tenths % 10 << " " << unit[i];
+  if (b >= 1024) os << " or more";
+  return os.str();
+}
+
+CompositionPlan plan_composition(const std::vector<CompositionComponent>& comps, const PlanOptions& options) {
+  if (comps.empty()) throw Error("compose", "", "", "nothing to compose: give at least one mechanism or pair");
+  CompositionPlan plan;
+  plan.memory_budget = options.memory_budget;
+  const Integer budget(static_cast<unsigned long>(options.memory_budget));
+  const std::string budget_text = human_bytes(budget);
+  std::string skipped;
+  if (auto exact = exact_estimate(comps)) {
+    plan.exact_atoms = exact->first;
+    plan.exact_bytes = exact->second;
+    if (options.force_exact) {
+      plan.route = CompositionRoute::exact;
+      plan.reason = "exact (forced)";
+      return plan;
+    }
+    if (exact->second <= budget && exact->first <= integer(options.max_exact_atoms)) {
+      plan.route = CompositionRoute::exact;
+      plan.reason = "exact: estimated " + human_bytes(exact->second) + ", within the budget of " + budget_text;
+      return plan;
+    }
+    skipped = "the exact composition was skipped (estimated " + human_bytes(exact->second) + " and " +
+              exact->first.get_str() + " atoms; budget " + budget_text + ", " + std::to_string(options.max_exact_atoms) +
+              " atoms)";
+  }
+  auto with = [&](const std::string& what) { return skipped.empty() ? what : what + "; " + skipped; };
+  if (comps.size() == 1 && binomial_form(comps.front(), 64)) {
+    plan.route = CompositionRoute::binomial;
+    plan.reason = with("binomial closed form of randomized response");
+    return plan;
+  }
+  if (auto bytes = certified_estimate(comps)) {
+    if (*bytes <= budget) {
+      plan.route = CompositionRoute::certified_loss;
+      plan.reason = with("certified privacy-loss distribution: estimated " + human_bytes(*bytes));
+      return plan;
+    }
+    skipped += std::string(skipped.empty() ? "" : "; ") + "the certified composition was skipped (estimated " +
+               human_bytes(*bytes) + ", budget " + budget_text + ")";
+  }
+  if (comps.size() == 1 && closed_form(comps.front())) {
+    plan.route = CompositionRoute::closed_form;
+    plan.reason = with("closed form of " + to_string(comps.front().spec->family()));
+    return plan;
+  }
+  if (options.grid_brackets && comps.size() == 1 && grid_form(comps.front())) {
+    plan.route = CompositionRoute::grid_bracket;
+    plan.reason = with("certified grid bracket");
+    return plan;
+  }
+  plan.route = CompositionRoute::renyi;
+  plan.reason = with("Renyi composition (no exact or certified profile for this composition)");
+  return plan;
+}
+
+// ------------------------------------------------------------------ certified k-fold
+
+CertifiedLoss self_compose_certified(const CertifiedLoss& one, unsigned long k, Precision p) {
+  // Two atoms of finite positive ratios r₁ ≠ r₂: the outcomes with j uses on the first atom form one
+  // atom of ratio r₁^j·r₂^{k−j} and masses C(k, j)·p₁^j·p₂^{k−j}, C(k, j)·q₁^j·q₂^{k−j} — the atoms
+  // repeated squaring builds, distinct for distinct j because r₁ ≠ r₂ — in O(k) products.
+  const auto& a = one.atoms();
+  if (k < 2 || a.size() != 2 || !a[0].ratio.is_positive_finite() || !a[1].ratio.is_positive_finite() || k > 1000000)
+    return one.self_compose(k);
+  const SymbolicRatio& r1 = a[0].ratio;
+  const SymbolicRatio& r2 = a[1].ratio;
+  std::vector<CertifiedLossAtom> atoms;
+  atoms.reserve(k + 1);
+  mpz_class choose = 1;  // C(k, j), updated in place
+  for (unsigned long j = 0; j <= k; ++j) {
+    if (j > 0) {
+      choose *= k - j + 1;
+      mpz_divexact_ui(choose.get_mpz_t(), choose.get_mpz_t(), j);
+    }
+    const long i = static_cast<long>(j), rest = static_cast<long>(k - j);
+    mpq_class c1, c2;
+    mpz_pow_ui(c1.get_num_mpz_t(), r1.coefficient().get_num_mpz_t(), j);
+    mpz_pow_ui(c1.get_den_mpz_t(), r1.coefficient().get_den_mpz_t(), j);
+    mpz_pow_ui(c2.get_num_mpz_t(), r2.coefficient().get_num_mpz_t(), k - j);
+    mpz_pow_ui(c2.get_den_mpz_t(), r2.coefficient().get_den_mpz_t(), k - j);
+    const Rational coefficient = Rational(c1) * Rational(c2);  // canonicalised by the product
+    const Rational exponent = r1.exponent() * i + r2.exponent() * rest;
+    const Interval c(Rational(choose), p);
+    atoms.push_back({SymbolicRatio::exponential(coefficient, exponent), c * pow(a[0].p, i) * pow(a[1].p, rest),
+                     c * pow(a[0].q, i) * pow(a[1].q, rest)});
+  }
+  return CertifiedLoss::from_atoms(std::move(atoms), "binomial composition");
+}
+
+// ------------------------------------------------------------------ the composed law
+
+ComposedPrivacy::ComposedPrivacy(const std::vector<CompositionComponent>& comps, const CompositionPlan& plan,
+                                 Precision precision)
+    : plan_(plan), precision_(precision), components_(comps) {
+  switch (plan.route) {
+    case CompositionRoute::exact: {
+      PrivacyLoss loss = PrivacyLoss::identity();
+      for (const auto& c : comps) loss = compose(loss, c.exact_loss()->self_compose(c.times));
+      exact_ = std::move(loss);
+      profile_.emplace(*exact_);
+      return;
+    }
+    case CompositionRoute::binomial: {
+      const auto form = binomial_form(comps.front(), precision);
+      binomial_.emplace(form->lambda, form->delta, comps.front().times);
+      return;
+    }
+    case CompositionRoute::certified_loss: {
+      for (const auto& c : comps) {
+        CertifiedLoss k = self_compose_certified(*c.certified_loss(precision), c.times, precision);
+        certified_ = certified_ ? compose(*certified_, k) : std::move(k);
+      }
+      return;
+    }
+    case CompositionRoute::closed_form: return;
+    case CompositionRoute::grid_bracket:
+    case CompositionRoute::renyi:
+      throw Error("compose", "", to_string(plan.route), "this route has no privacy profile (internal: ask composed_renyi)");
+  }
+}
+
+Interval ComposedPrivacy::delta_at_epsilon(const Interval& epsilon) const {
+  switch (plan_.route) {
+    case CompositionRoute::exact: return profile_->delta(exp(epsilon));
+    case CompositionRoute::binomial: return binomial_->delta_at_epsilon(epsilon);
+    case CompositionRoute::certified_loss: return certified_->delta_at_epsilon(epsilon);
+    default: return components_.front().spec->delta_at_epsilon(epsilon, components_.front().times);
+  }
+}
+
+Interval ComposedPrivacy::delta_at_lambda(const Rational& lambda) const {
+  if (lambda < 1) throw Error("compose", "lambda", to_string(lambda), "lambda = e^epsilon must be at least 1");
+  switch (plan_.route) {
+    case CompositionRoute::exact: return Interval(profile_->delta(lambda), precision_);
+    case CompositionRoute::binomial: return binomial_->delta_at_lambda(Interval(lambda, precision_));
+    case CompositionRoute::certified_loss: return certified_->delta(Interval(lambda, precision_));
+    default:
+      return delta_at_epsilon(lambda == 1 ? Interval::zero(precision_) : log(Interval(lambda, precision_)));
+  }
+}
+
+Interval ComposedPrivacy::least_epsilon(const Rational& delta) const {
+  switch (plan_.route) {
+    case CompositionRoute::exact: {
+      const ExtendedRational l = profile_->least_lambda(delta);
+      if (l.is_infinite()) return Interval::infinity(precision_);
+      return l.value() == 1 ? Interval::zero(precision_) : log(Interval(l.value(), precision_));
+    }
+    case CompositionRoute::binomial: return binomial_->least_epsilon(delta);
+    case CompositionRoute::certified_loss: return certified_->least_epsilon(delta);
+    default: return components_.front().spec->epsilon_at_delta(delta, components_.front().times, precision_);
+  }
+}
+
+std::string ComposedPrivacy::method() const {
+  switch (plan_.route) {
+    case CompositionRoute::exact: return "exact privacy-loss distribution of the composed pair (rational arithmetic)";
+    case CompositionRoute::binomial:
+      return "certified binomial closed form of " + std::to_string(components_.front().times) +
+             "-fold randomized response (KOV15; terms that matter summed, certified tail bound)";
+    case CompositionRoute::certified_loss:
+      return "privacy-loss distribution with exact likelihood ratios and certified masses";
+    default: return "certified closed form (" + components_.front().spec->describe() + ")";
+  }
+}
+
+std::optional<Interval> composed_renyi(const std::vector<CompositionComponent>& comps, const Rational& alpha, Precision precision) {
+  Interval total = Interval::zero(precision);
+  for (const auto& c : comps) {
+    if (c.sampling_rate) return std::nullopt;  // not modelled here (the audit's grid bracket answers it)
+    Interval one = c.pair ? CertifiedLoss::from_exact(*c.pair, precision).renyi_divergence(alpha) : c.spec->renyi(alpha, precision);
+    if (!one.lower_is_finite() || !one.upper_is_finite()) return std::nullopt;
+    total += one * Interval(static_cast<long>(c.times), precision);
+  }
+  return total;
+}
+
+std::optional<ContinuousPair> continuous_pair(const MechanismSpec& s, const Rational& rate) {
+  if (s.family() == MechanismFamily::gaussian) return ContinuousPair::gaussian(*s.parameter("sigma"), *s.parameter("sensitivity"), rate);
+  if (s.family() == MechanismFamily::laplace && rate == 1) return ContinuousPair::laplace(*s.parameter("b"), *s.parameter("sensitivity"));
+  return std::nullopt;
+}
+
+// ------------------------------------------------------------------ bounds beside the answer
+
+std::vector<CompositionBound> closed_form_bounds(const std::vector<CompositionComponent>& comps, const std::vector<Rational>& deltas,
+                                                 Precision precision) {
+  std::vector<CompositionBound> out;
+  std::vector<LambdaDelta> levels;
+  unsigned long uses = 0;
+  for (const auto& c : comps) {
+    if (!c.spec || c.sampling_rate) return out;
+    auto g = c.spec->dp_guarantee();
+    if (!g || !g->epsilon.is_exact()) return out;
+    uses += c.times;
+    if (uses > 100000) return {};  // the closed forms below take a list of every use
+    for (unsigned long i = 0; i < c.times; ++i) levels.push_back({g->epsilon.lambda(), g->delta});
+  }
+  if (levels.empty()) return out;
+  auto log_of = [&](const Rational& lambda) { return log(Interval(lambda, precision)); };
+  const LambdaDelta basic = basic_composition(levels);
+  CompositionBound b{"basic composition (DKMMN06)", basic.delta, std::nullopt, false, false, ""};
+  b.epsilon = basic.lambda == 1 ? Interval::zero(precision) : log_of(basic.lambda);
+  out.push_back(b);
+  const bool homogeneous = std::all_of(levels.begin(), levels.end(), [&](const LambdaDelta& l) { return l == levels.front(); });
+  Rational total_delta = 0;
+  for (const auto& l : levels) total_delta += l.delta;
+  for (const auto& d : deltas) {
+    CompositionBound opt{"optimal composition (KOV15/MV16)", d, std::nullopt, false, false,
+                         "the least ε over all compositions of mechanisms with these (ε, δ) guarantees"};
+    try {
+      const auto least = optimal_composition_least_lambda(levels, d);
+      if (!least) opt.epsilon_infinite = true;
+      else if (*least == 1) opt.epsilon_zero = true;
+      else opt.epsilon = log_of(*least);
+    } catch (const Error& e) {
+      opt.delta.reset();
+      opt.note = "not computed: " + e.why();
+    }
+    out.push_back(opt);
+    if (homogeneous && d > total_delta && sgn(levels.front().lambda - 1) > 0) {
+      const auto& l = levels.front();
+      const auto adv = advanced_composition(log_of(l.lambda), l.delta, levels.size(), Rational(d - total_delta));
+      out.push_back({"advanced composition (DRV10)", adv.delta, adv.epsilon, false, false, ""});
+    }
+  }
+  return out;
+}
+
+std::vector<CompositionBound> renyi_conversion_bounds(const std::vector<CompositionComponent>& comps,
+                                                      const std::vector<Rational>& alphas, const std::vector<Rational>& deltas,
+                                                      Precision precision) {
+  std::vector<Rational> grid = alphas;
+  if (grid.empty())
+    for (long a : {2L, 3L, 4L, 6L, 8L, 12L, 16L, 24L, 32L, 48L, 64L}) grid.push_back(Rational(a));
+  std::vector<RdpGuarantee> curve;
+  for (const auto& a : grid)
+    if (auto d = composed_renyi(comps, a, precision)) curve.push_back({a, *d});
+  std::vector<CompositionBound> out;
+  for (const auto& d : deltas) {
+    if (curve.empty() || sgn(d) == 0) continue;
+    const auto best = best_rdp_to_dp_epsilon(curve, d);
+    out.push_back({"RDP conversion (CKS20 Prop 12)", d, best.value, false, false,
+                   "an upper bound on the least epsilon at alpha = " + to_string(best.alpha) + ", not the exact value"});
+  }
+  return out;
+}
+
+}  // namespace exactdp

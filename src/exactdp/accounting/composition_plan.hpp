@@ -1,0 +1,195 @@
+/// @file
+/// The one composition planner: given the components of a composition (mechanism specs or exact
+/// pairs, each used some number of times), choose how its privacy is computed, under one memory
+/// budget, and compute it along that route. `exactdp compose`, `exactdp audit` and the Python
+/// package all ask here; none of them estimates sizes or picks a route itself.
+///
+/// Routes, tried in this order (the first that applies and fits is taken):
+///
+/// | route | when | what it gives |
+/// |---|---|---|
+/// | exact | every component has rational tables, and the composed privacy-loss distribution is estimated to fit the budget | the exact PLD: exact δ(λ), least λ, trade-off |
+/// | binomial closed form | one component, randomized response (any λ or ε, any δ) or the discrete Laplace with sensitivity 1 | certified δ(ε) and least ε in time about √k (BinomialComposition) |
+/// | certified PLD | every component is finite (exact ratios, certified masses) and the composed PLD is estimated to fit | certified δ(ε), least ε |
+/// | closed form | one component whose family composes in closed form (gauss: GDP; dgauss, laplace: one use) | certified δ(ε), least ε |
+/// | grid bracket | (only when asked, as the audit does) one subsampled gauss or a laplace used more than once | certified bracket (amplification/poisson.hpp), run by the audit |
+/// | Rényi conversion | otherwise | Rényi divergences add; an RDP upper bound on ε |
+///
+/// The exact route is skipped, not refused, when it does not fit: a 10⁸-fold randomized response
+/// (whose exact PLD would take petabytes) is answered by the binomial closed form in well under a
+/// second. Only when no route gives what was asked does the caller refuse, naming the budget.
+#pragma once
+
+#include "exactdp/accounting/binomial_composition.hpp"
+#include "exactdp/accounting/mechanism_spec.hpp"
+#include "exactdp/amplification/poisson.hpp"
+#include "exactdp/divergence/hockey_stick.hpp"
+#include "exactdp/divergence/privacy_loss.hpp"
+#include "exactdp/mechanism/certified_loss.hpp"
+#include "exactdp/numeric/interval.hpp"
+#include "exactdp/numeric/rational.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace exactdp {
+
+/// The memory budget of a composition, in bytes: 1 GiB. The one constant behind the planner;
+/// `--max-memory` (MiB) of `exactdp compose` and `exactdp audit`, and `max_memory` in Python,
+/// override it. (An exact composition estimated above it is also slow: its masses carry
+/// thousands of digits per atom.)
+inline constexpr std::uint64_t default_memory_budget = std::uint64_t{1} << 30;
+
+/// One component of a composition: a library mechanism (spec) or an exact pair, used `times`
+/// times. A Poisson-subsampled component with exact tables is carried as its subsampled pair;
+/// a subsampled Gaussian keeps its spec and its rate (only a grid bracket answers it).
+struct CompositionComponent {
+  std::string source;                   ///< as written (spec text or file name)
+  std::optional<MechanismSpec> spec;    ///< a library mechanism
+  std::optional<PrivacyLoss> pair;      ///< an exact pair (file, or a subsampled table)
+  unsigned long times = 1;
+  std::optional<Rational> sampling_rate;  ///< Poisson subsampling kept symbolic (gauss only)
+
+  /// The exact loss of one use, if the component has rational tables.
+  std::optional<PrivacyLoss> exact_loss() const;
+  /// The certified loss of one use, if the component is finite.
+  std::optional<CertifiedLoss> certified_loss(Precision precision) const;
+  /// One line for reports.
+  std::string describe() const;
+};
+
+/// @p component Poisson-subsampled at rate @p rate (0 < rate ≤ 1) under add/remove neighbouring
+/// (amplification/poisson.hpp): a component with exact tables becomes its subsampled pair (the
+/// base pair must be symmetric; one orientation then suffices); a Gaussian keeps its spec and the
+/// rate (only a grid bracket answers it) when @p keep_gaussian, and every other case is refused
+/// with exactdp::Error(@p where, "", source, why).
+CompositionComponent poisson_subsampled(CompositionComponent component, const Rational& rate, bool keep_gaussian,
+                                        const std::string& where);
+
+/// How a composition is computed (see the table in the file comment).
+enum class CompositionRoute { exact, binomial, certified_loss, closed_form, grid_bracket, renyi };
+
+/// "exact", "binomial", "certified_loss", "closed_form", "grid_bracket", "renyi".
+std::string to_string(CompositionRoute route);
+
+/// What the planner may use.
+struct PlanOptions {
+  /// The memory budget in bytes for a composed privacy-loss distribution (exact or certified).
+  std::uint64_t memory_budget = default_memory_budget;
+  /// Above this many atoms (PrivacyLoss::self_compose_size_bound) the exact route is not taken
+  /// even when it fits in memory: composing that many exact atoms takes minutes. A time limit.
+  std::size_t max_exact_atoms = 200000;
+  /// Take the exact route whenever the tables are rational, whatever the estimate (`--force`).
+  bool force_exact = false;
+  /// Whether the grid-bracket route may be chosen (the audit runs it; compose does not).
+  bool grid_brackets = false;
+};
+
+/// The route chosen for a composition, with the estimates behind the choice.
+struct CompositionPlan {
+  CompositionRoute route = CompositionRoute::renyi;
+  /// Estimated bytes of the exact composed PLD; absent when some component has no exact tables.
+  std::optional<Integer> exact_bytes;
+  /// Estimated atoms of the exact composed PLD (PrivacyLoss::self_compose_size_bound, saturating).
+  std::optional<Integer> exact_atoms;
+  /// The budget the choice was made under.
+  std::uint64_t memory_budget = default_memory_budget;
+  /// Why this route, in one line (e.g. why the exact route was skipped).
+  std::string reason;
+
+  /// Whether this route gives a privacy profile (δ(ε), least ε): all but grid and Rényi.
+  bool has_profile() const;
+};
+
+/// Chooses the route for @p components (at least one) under @p options.
+CompositionPlan plan_composition(const std::vector<CompositionComponent>& components, const PlanOptions& options = {});
+
+/// "12.3 GiB": a byte count for messages.
+std::string human_bytes(const Integer& bytes);
+
+/// The composed privacy along a plan's route (exact, binomial, certified PLD or closed form).
+/// Queries concern δ(ε) = max(H_{e^ε}(P‖Q), H_{e^ε}(Q‖P)) of the composed pair.
+class ComposedPrivacy {
+public:
+  /// Builds the composed law; @p precision is the working precision of certified routes.
+  /// Throws exactdp::Error when @p plan has no profile (grid bracket, Rényi).
+  ComposedPrivacy(const std::vector<CompositionComponent>& components, const CompositionPlan& plan,
+                  Precision precision = default_precision);
+
+  const CompositionPlan& plan() const { return plan_; }
+  /// The exact composed loss (exact route only, else nullptr).
+  const PrivacyLoss* exact_loss() const { return exact_ ? &*exact_ : nullptr; }
+  /// The exact profile of the composed loss (exact route only, else nullptr).
+  const PrivacyProfile* exact_profile() const { return profile_ ? &*profile_ : nullptr; }
+
+  /// δ at every ε in the enclosure (ε ≥ 0), certified.
+  Interval delta_at_epsilon(const Interval& epsilon) const;
+  /// δ at an exact λ = e^ε ≥ 1, certified (exact routes: a point).
+  Interval delta_at_lambda(const Rational& lambda) const;
+  /// The least ε ≥ 0 at δ, certified: the point +∞ when no finite ε exists, an interval with
+  /// upper end +∞ when that cannot be decided at this precision.
+  Interval least_epsilon(const Rational& delta) const;
+  /// How the numbers were computed, one line.
+  std::string method() const;
+
+private:
+  CompositionPlan plan_;
+  Precision precision_;
+  std::vector<CompositionComponent> components_;
+  std::optional<PrivacyLoss> exact_;
+  std::optional<PrivacyProfile> profile_;
+  std::optional<CertifiedLoss> certified_;
+  std::optional<BinomialComposition> binomial_;
+};
+
+/// Σ times_i·D_α(component i): Rényi divergences add under composition (certified); std::nullopt
+/// when some component has D_α = +∞. Precondition: α > 1.
+std::optional<Interval> composed_renyi(const std::vector<CompositionComponent>& components, const Rational& alpha,
+                                       Precision precision);
+
+/// The continuous pair a grid bracket analyses (amplification/poisson.hpp) for @p spec under
+/// Poisson subsampling at rate @p rate (1: none): the Gaussian at any rate, the Laplace mechanism
+/// unsampled; std::nullopt for the other families. The planner chooses the grid route for a
+/// subsampled Gaussian and a Laplace mechanism used more than once.
+std::optional<ContinuousPair> continuous_pair(const MechanismSpec& spec, const Rational& rate);
+
+/// A closed-form bound reported beside a composition's answer (an upper bound on the least ε, or a
+/// guarantee (ε, δ) of the whole composition).
+struct CompositionBound {
+  std::string name;                ///< e.g. "basic composition (DKMMN06)"
+  std::optional<Rational> delta;   ///< the δ of the bound
+  std::optional<Interval> epsilon;  ///< certified ε; absent when not computed
+  bool epsilon_infinite = false;   ///< no finite ε at this δ
+  bool epsilon_zero = false;       ///< exactly 0
+  std::string note;                ///< what the bound means, or why it was not computed
+};
+
+/// The closed forms for compositions of mechanisms with a known (λ, δ) guarantee given exactly
+/// (randomized response, the pure mechanisms): basic composition (DKMMN06) for the whole
+/// composition, and for each δ in @p deltas the optimal composition (KOV15/MV16) and, when every
+/// use has the same guarantee, advanced composition (DRV10). Empty when some component has no such
+/// guarantee, is subsampled, or the composition has more than 100 000 uses (the formulas take a
+/// list of every use).
+std::vector<CompositionBound> closed_form_bounds(const std::vector<CompositionComponent>& components,
+                                                 const std::vector<Rational>& deltas, Precision precision);
+
+/// For each δ > 0 in @p deltas, the RDP conversion of CKS20 Prop 12 over the Rényi orders @p alphas
+/// (or a default grid 2…64 when empty) of the composition (Rényi divergences add): an upper bound
+/// on the least ε, not the exact value.
+std::vector<CompositionBound> renyi_conversion_bounds(const std::vector<CompositionComponent>& components,
+                                                      const std::vector<Rational>& alphas, const std::vector<Rational>& deltas,
+                                                      Precision precision);
+
+/// The k-fold composition of a certified loss. A loss with two atoms of finite positive ratios
+/// composes binomially in O(k) products (the atoms repeated squaring would build); others by
+/// CertifiedLoss::self_compose.
+///
+/// HOOK(formulas): the quasi-linear certified convolution of divergence/ (FLINT, issue 17 item 1)
+/// replaces both branches here when it lands; the planner's size estimate for the certified route
+/// (certified_loss_bytes in composition_plan.cpp) should then follow its memory use.
+CertifiedLoss self_compose_certified(const CertifiedLoss& one, unsigned long k, Precision precision);
+
+}  // namespace exactdp
