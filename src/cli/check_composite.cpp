@@ -8,6 +8,7 @@
 #include "commands.hpp"
 
 #include "exactdp/core/error.hpp"
+#include "exactdp/io/json_reader.hpp"
 #include "exactdp/library/library_hsv.hpp"
 #include "exactdp/library/library_registry.hpp"
 #include "exactdp/reduce/complex_mechanism.hpp"
@@ -24,99 +25,49 @@
 namespace exactdp::cli {
 namespace {
 
-using json = nlohmann::json;
+using json = io::Json;  // the one JSON reader (io/json_reader.hpp): repeated keys refused
 using Pair = PairRelation::Pair;
 
-/// Errors anchored in the file: Error(file, JSON path, value, why).
-struct Reader {
+/// Errors anchored in the file: Error(file, JSON Pointer, value, why).
+struct Reader : io::JsonReader {
+  explicit Reader(const std::string& f) : io::JsonReader(f), file(f) {}
   std::string file;
-  [[noreturn]] void fail(const std::string& path, const std::string& value, const std::string& why) const {
-    throw Error(file, path, value, why);
-  }
-  const json& member(const json& j, const std::string& path, const std::string& key) const {
-    if (!j.is_object()) fail(path, j.dump(), "expected an object");
-    if (!j.contains(key)) fail(path, "", "missing required key \"" + key + "\"");
-    return j.at(key);
-  }
-  std::string text(const json& j, const std::string& path) const {
-    if (!j.is_string()) fail(path, j.dump(), "expected a string");
-    return j.get<std::string>();
-  }
-  long integer(const json& j, const std::string& path, long lo, long hi) const {
-    if (!j.is_number_integer() || j.get<long>() < lo || j.get<long>() > hi)
-      fail(path, j.dump(), "expected an integer between " + std::to_string(lo) + " and " + std::to_string(hi));
-    return j.get<long>();
-  }
-  Pair pair(const json& j, const std::string& path) const {
-    if (!j.is_array() || j.size() != 2) fail(path, j.dump(), "expected a pair [m0, m1]");
-    return {text(j[0], path + "/0"), text(j[1], path + "/1")};
-  }
+  std::string text(const json& j, const std::string& path) const { return string(j, path); }
 };
 
 /// A relation from {"type": "pairs", "allowed": [[m0, m1], …], "max_differing": k} or
-/// {"type": "automaton", "initial": σ0, "states": {σ: [{"pair": [m0, m1], "next": σ′}, …]}}.
+/// {"type": "automaton", "initial": σ0, "states": {σ: [{"pair": [m0, m1], "next": σ′}, …]}}, read by
+/// the one neighbour-relation reader (io::read_neighbour_relation) and run as a PairRelation.
 PairRelation read_relation(const Reader& rd, const json& j, const std::string& path) {
-  const std::string type = rd.text(rd.member(j, path, "type"), path + "/type");
-  if (type == "pairs") {
-    std::vector<Pair> pairs;
-    const json& allowed = rd.member(j, path, "allowed");
-    if (!allowed.is_array() || allowed.empty()) rd.fail(path + "/allowed", allowed.dump(), "expected a non-empty list of pairs");
-    std::set<Pair> seen;
-    for (std::size_t i = 0; i < allowed.size(); ++i) {
-      pairs.push_back(rd.pair(allowed[i], path + "/allowed/" + std::to_string(i)));
-      if (!seen.insert(pairs.back()).second) rd.fail(path + "/allowed/" + std::to_string(i), allowed[i].dump(), "pair listed twice");
-    }
-    std::optional<long> k;
-    if (j.contains("max_differing")) k = rd.integer(j.at("max_differing"), path + "/max_differing", 0, 1000);
-    auto all = std::make_shared<const std::vector<Pair>>(std::move(pairs));
-    PairRelation r;
+  const NeighbourRelation n = io::read_neighbour_relation(rd, j, path, /*allow_static=*/false);
+  PairRelation r;
+  if (n.type == NeighbourRelation::Type::pairs) {
+    auto all = std::make_shared<const std::vector<Pair>>(n.allowed);
+    const std::optional<unsigned> k = n.max_differing;
     r.initial = "0";
     r.allowed = [all, k](const std::string& sigma) {
       std::vector<Pair> out;
       for (const auto& p : *all)
-        if (p.first == p.second || !k || std::stol(sigma) < *k) out.push_back(p);
+        if (p.first == p.second || !k || std::stoul(sigma) < *k) out.push_back(p);
       return out;
     };
-    r.next = [](const std::string& sigma, const Pair& p) { return p.first == p.second ? sigma : std::to_string(std::stol(sigma) + 1); };
+    r.next = [](const std::string& sigma, const Pair& p) { return p.first == p.second ? sigma : std::to_string(std::stoul(sigma) + 1); };
     return r;
   }
-  if (type == "automaton") {
-    const std::string initial = rd.text(rd.member(j, path, "initial"), path + "/initial");
-    const json& states = rd.member(j, path, "states");
-    if (!states.is_object() || states.empty()) rd.fail(path + "/states", states.dump(), "expected an object of states");
-    auto edges = std::make_shared<std::map<std::string, std::vector<std::pair<Pair, std::string>>>>();
-    for (const auto& [name, list] : states.items()) {
-      const std::string sp = path + "/states/" + name;
-      if (!list.is_array()) rd.fail(sp, list.dump(), "expected a list of edges");
-      auto& out = (*edges)[name];
-      for (std::size_t i = 0; i < list.size(); ++i) {
-        const std::string ep = sp + "/" + std::to_string(i);
-        const Pair p = rd.pair(rd.member(list[i], ep, "pair"), ep + "/pair");
-        const std::string next = rd.text(rd.member(list[i], ep, "next"), ep + "/next");
-        for (const auto& e : out)
-          if (e.first == p) rd.fail(ep + "/pair", list[i].at("pair").dump(), "pair listed twice in this state");
-        out.push_back({p, next});
-      }
-    }
-    if (!edges->count(initial)) rd.fail(path + "/initial", initial, "not a listed state");
-    for (const auto& [name, out] : *edges)
-      for (std::size_t i = 0; i < out.size(); ++i)
-        if (!edges->count(out[i].second)) rd.fail(path + "/states/" + name + "/" + std::to_string(i) + "/next", out[i].second, "not a listed state");
-    PairRelation r;
-    r.initial = initial;
-    r.allowed = [edges](const std::string& sigma) {
-      std::vector<Pair> out;
-      for (const auto& e : edges->at(sigma)) out.push_back(e.first);
-      return out;
-    };
-    r.next = [edges](const std::string& sigma, const Pair& p) {
-      for (const auto& e : edges->at(sigma))
-        if (e.first == p) return e.second;
-      return sigma;
-    };
-    return r;
-  }
-  rd.fail(path + "/type", type, "expected \"pairs\" or \"automaton\"");
+  auto edges = std::make_shared<std::map<std::string, std::vector<NeighbourRelation::Edge>>>();
+  for (const auto& [name, list] : n.automaton) (*edges)[name] = list;
+  r.initial = n.initial;
+  r.allowed = [edges](const std::string& sigma) {
+    std::vector<Pair> out;
+    for (const auto& e : edges->at(sigma)) out.push_back(e.pair);
+    return out;
+  };
+  r.next = [edges](const std::string& sigma, const Pair& p) {
+    for (const auto& e : edges->at(sigma))
+      if (e.pair == p) return e.next;
+    return sigma;
+  };
+  return r;
 }
 
 /// P from {"initial": s0, "states": {s: {"L"|"R": {m|"*": {"next", "to": "L"|"R", "message"}}}}};
@@ -184,17 +135,8 @@ library::LibraryArguments library_arguments(const Reader& rd, const json& params
 }
 
 CompositeInstance read_instance(const std::string& file, std::string& name) {
-  std::ifstream in(file);
-  if (!in) throw Error(file, "", "", "cannot open the file");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  json j;
-  try {
-    j = json::parse(buffer.str());
-  } catch (const json::parse_error& e) {
-    throw Error(file, "", "", std::string("not valid JSON: ") + e.what());
-  }
-  const Reader rd{file};
+  const json j = io::read_json_file(file, "composite file");
+  const Reader rd(file);
   const std::string format = rd.text(rd.member(j, "", "format"), "/format");
   if (format != "exactdp-composite/1") rd.fail("/format", format, "expected \"exactdp-composite/1\"");
   CompositeInstance ci;
