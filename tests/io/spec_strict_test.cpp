@@ -143,8 +143,10 @@ TEST(JsonReader, ExactNumbersRefuseFloatsNamingPointerAndValue) {
 }
 
 TEST(JsonReader, NearestNames) {
-  EXPECT_EQ(io::nearest_names("nX0", {"nx1", "nx0", "h"}), (std::vector<std::string>{"nx0", "nx1"}));
-  EXPECT_EQ(io::nearest_names("sOS", {"s0s"}), (std::vector<std::string>{"s0s"}));  // one substitution
+  // nx0 differs by case only (distance 0); nx1 is two edits away, beyond the bound max(1, 3/3)
+  EXPECT_EQ(io::nearest_names("nX0", {"nx1", "nx0", "h"}), (std::vector<std::string>{"nx0"}));
+  EXPECT_EQ(io::nearest_names("count_1", {"count_2", "count_12", "other"}), (std::vector<std::string>{"count_2", "count_12"}));
+  EXPECT_EQ(io::nearest_names("sOs", {"s0s"}), (std::vector<std::string>{"s0s"}));  // one substitution
   EXPECT_EQ(io::nearest_names("ab", {"ba"}), (std::vector<std::string>{"ba"}));     // a transposition counts 1
   EXPECT_TRUE(io::nearest_names("completely", {"different", "x"}).empty());
   EXPECT_EQ(io::did_you_mean({"a", "b"}), " (did you mean `a` or `b`?)");
