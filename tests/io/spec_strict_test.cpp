@@ -1,6 +1,7 @@
 // Strict spec files (issue 15 items 1-3, io/spec_file.hpp), the one JSON reader
 // (io/json_reader.hpp) and lint (io/spec_lint.hpp, game/structure.hpp). Expected values are
 // written by hand from the definitions in those headers; the properties are checked with RapidCheck.
+#include "exactdp/game/authoring.hpp"
 #include "exactdp/game/engine.hpp"
 #include "exactdp/game/structure.hpp"
 #include "exactdp/io/claims.hpp"
@@ -8,6 +9,7 @@
 #include "exactdp/io/pair_file.hpp"
 #include "exactdp/io/spec_file.hpp"
 #include "exactdp/io/spec_lint.hpp"
+#include "exactdp/io/spec_writer.hpp"
 #include "support/paths.hpp"
 
 #include <gtest/gtest.h>
@@ -173,6 +175,34 @@ TEST(SpecStrict, MaxHorizonIsEnforcedBeforeAnyWork) {
   std::string over = running_parity(false);
   over.replace(over.find(R"("horizon": 3)"), 12, R"("horizon": 3, "max_horizon": 2)");
   EXPECT_EQ(error_of(over).field(), "/horizon");
+}
+
+// The safety bug of issue 15: a mechanism explored up to horizon 2 (its frontier written halted)
+// must not be analysed at horizon 3 from its file. State (b, n): the secret bit b answered by RR_3,
+// n counts the queries (unbounded). k answers have pure level 3^k (hand-derived).
+TEST(SpecStrict, HorizonBoundedExportCarriesMaxHorizon) {
+  using State = std::pair<int, int>;
+  struct Hash {
+    std::size_t operator()(const State& s) const { return std::hash<int>()(s.first * 1000003 + s.second); }
+  };
+  auto step = [](const State& s, const std::string&) {
+    return std::vector<Outcome<State>>{{Rational(3, 4), std::to_string(s.first), {s.first, s.second + 1}},
+                                       {Rational(1, 4), std::to_string(1 - s.first), {s.first, s.second + 1}}};
+  };
+  ExploreOptions o;
+  o.up_to_horizon = true;
+  const Mechanism m = Mechanism::from_step<State, Hash>(
+      step, InitialStates<State>::per_world({0, 0}, {1, 0}), NeighbourRelation::static_worlds("x", "x'"), {"q"}, 2, "counting RR3", o,
+      [](const State& s) { return std::to_string(s.first) + "/" + std::to_string(s.second); });
+  ASSERT_FALSE(m.closed());
+  const std::string text = write_spec(m);
+  EXPECT_NE(text.find("\"max_horizon\": 2"), std::string::npos) << text;
+  const Game file = parse_spec(text, "counter.json");
+  EXPECT_EQ(worst_case_ratio(file).max(), ExtendedRational(9));
+  EngineOptions three;
+  three.horizon = 3;
+  EXPECT_THROW(worst_case_ratio(file, three), Error);              // the file: refused, not 9
+  EXPECT_EQ(worst_case_ratio(m, three).max(), ExtendedRational(27));  // the mechanism itself: the truth
 }
 
 TEST(SpecLint, WarningsOnAHandWrittenTable) {
