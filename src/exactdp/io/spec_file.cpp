@@ -366,16 +366,10 @@ Built read_concurrent(const Reader& r, const Json& m, const std::string& mp, con
 }
 
 Rational read_parameter(const Reader& r, const Json& obj, const std::string& path, const std::string& key, const Rational& lo) {
+  const std::string kp = path + "/" + key;
   const Json& v = r.member(obj, path, key);
-  if (v.is_number_integer()) return r.probability(v, path + "/" + key) ;
-  const std::string text = r.string(v, path + "/" + key);
-  Rational x;
-  try {
-    x = parse_rational(text, key.c_str());
-  } catch (const Error& e) {
-    r.fail(path + "/" + key, text, e.why());
-  }
-  if (x < lo) r.fail(path + "/" + key, text, "must be at least " + to_string(lo));
+  const Rational x = r.exact(v, kp);
+  if (x < lo) r.fail(kp, shown(v), "must be at least " + to_string(lo));
   return x;
 }
 
