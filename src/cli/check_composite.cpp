@@ -121,19 +121,6 @@ DeterministicPostProcessor read_processor(const Reader& rd, const json& j, const
   return P;
 }
 
-library::LibraryArguments library_arguments(const Reader& rd, const json& params, const std::string& path) {
-  std::map<std::string, library::LibraryArgument> args;
-  if (!params.is_object()) rd.fail(path, params.dump(), "expected an object of parameters");
-  for (const auto& [k, v] : params.items()) {
-    library::LibraryArgument a;
-    if (v.is_string()) a.text = v.get<std::string>();
-    else if (v.is_number_integer()) a.text = std::to_string(v.get<long>());
-    else rd.fail(path + "/" + k, v.dump(), "expected an integer or a string such as \"1/4\" (JSON fractions are binary floating point)");
-    args[k] = a;
-  }
-  return library::LibraryArguments(rd.file, path, std::move(args));
-}
-
 CompositeInstance read_instance(const std::string& file, std::string& name) {
   const json j = io::read_json_file(file, "composite file");
   const Reader rd(file);
@@ -142,7 +129,7 @@ CompositeInstance read_instance(const std::string& file, std::string& name) {
   CompositeInstance ci;
   if (j.contains("library")) {
     const std::string lib = rd.text(j.at("library"), "/library");
-    const auto args = library_arguments(rd, j.contains("params") ? j.at("params") : json::object(), "/params");
+    const auto args = io::read_library_arguments(rd, j.contains("params") ? j.at("params") : json::object(), "/params");
     const library::CompositeModel m = library::make_library_composite(lib, args, "/library");
     ci = library::checker_instance(m);
     name = m.game.name;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <vector>
@@ -316,6 +317,35 @@ NeighbourRelation read_neighbour_relation(const JsonReader& r, const Json& v, co
     r.fail(path, e.value(), e.why());
   }
   return n;
+}
+
+// ------------------------------------------------------------------------------ library parameters
+
+library::LibraryArguments read_library_arguments(const JsonReader& r, const Json& params, const std::string& pointer) {
+  r.object(params, pointer);
+  auto scalar = [&](const Json& v, const std::string& path) -> std::string {
+    if (v.is_string()) return v.get<std::string>();
+    if (v.is_number_integer()) return v.dump();
+    if (v.is_number())
+      r.fail(path, shown(v), "write numbers that are not integers as exact strings such as \"1/3\" or \"0.25\" (a JSON number "
+                             "with a fraction is binary floating point)");
+    r.fail(path, shown(v), "expected a string or an integer");
+  };
+  std::map<std::string, library::LibraryArgument> args;
+  for (const auto& item : params.items()) {
+    const std::string kp = pointer + "/" + pointer_segment(item.key());
+    const Json& v = item.value();
+    library::LibraryArgument a;
+    if (v.is_array()) {
+      a.is_list = true;
+      a.text = shown(v);
+      for (std::size_t i = 0; i < v.size(); ++i) a.items.push_back(scalar(v[i], kp + "/" + std::to_string(i)));
+    } else {
+      a.text = scalar(v, kp);
+    }
+    args.emplace(item.key(), std::move(a));
+  }
+  return library::LibraryArguments(r.source(), pointer, std::move(args));
 }
 
 // ------------------------------------------------------------------------------ suggestions

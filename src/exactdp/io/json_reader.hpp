@@ -18,6 +18,7 @@
 
 #include "exactdp/core/error.hpp"
 #include "exactdp/game/neighbour_relation.hpp"
+#include "exactdp/library/library_registry.hpp"
 #include "exactdp/numeric/rational.hpp"
 
 #include <nlohmann/json.hpp>
@@ -96,6 +97,11 @@ private:
 /// automata only). The result has `pointer` set and passes NeighbourRelation::validate.
 NeighbourRelation read_neighbour_relation(const JsonReader& reader, const Json& v, const std::string& pointer,
                                           bool allow_static = true);
+
+/// Reads the `"params"` object of a library mechanism or composite at @p pointer: each value an
+/// exact number written as a string or an integer (kept as text for the library to parse), or a
+/// list of them; floats refused naming the pointer and the value.
+library::LibraryArguments read_library_arguments(const JsonReader& reader, const Json& params, const std::string& pointer);
 
 /// The closest names to @p name among @p candidates by edit distance (Levenshtein, with a
 /// transposition of neighbours counting 1), at most @p limit of them, and only those within

@@ -104,29 +104,10 @@ Game parse_library_spec(const Reader& r, const Json& doc, const std::string& nam
     r.fail("/neighbours", shown(doc["neighbours"]),
            "a library mechanism carries its own neighbouring relation (spec/mechanisms/README.md); remove \"neighbours\"");
   const std::string lib = r.string(r.member(m, mp, "name"), mp + "/name");
-  std::map<std::string, library::LibraryArgument> args;
-  if (auto it = m.find("params"); it != m.end()) {
-    const std::string pp = mp + "/params";
-    r.object(*it, pp);
-    auto scalar = [&](const Json& v, const std::string& path) {
-      if (v.is_number_integer() || v.is_string()) return v.is_string() ? v.get<std::string>() : v.dump();
-      if (v.is_number()) r.fail(path, shown(v), "write fractional parameters as exact strings such as \"1/3\" or \"0.25\"");
-      r.fail(path, shown(v), "expected a string or an integer");
-    };
-    for (const auto& [k, v] : it->items()) {
-      const std::string kp = pp + "/" + segment(k);
-      library::LibraryArgument a;
-      if (v.is_array()) {
-        a.is_list = true;
-        a.text = shown(v);
-        for (std::size_t i = 0; i < v.size(); ++i) a.items.push_back(scalar(v[i], kp + "/" + std::to_string(i)));
-      } else {
-        a.text = scalar(v, kp);
-      }
-      args.emplace(k, std::move(a));
-    }
-  }
-  Game g = library::make_library_game(lib, library::LibraryArguments(r.source(), mp + "/params", std::move(args)), mp + "/name");
+  const Json no_params = Json::object();
+  auto it = m.find("params");
+  library::LibraryArguments args = io::read_library_arguments(r, it != m.end() ? *it : no_params, mp + "/params");
+  Game g = library::make_library_game(lib, std::move(args), mp + "/name");
   g.name = doc.contains("name") ? name : g.name;
   if (auto it = doc.find("horizon"); it != doc.end()) {
     const auto horizon = r.natural(*it, "/horizon");
