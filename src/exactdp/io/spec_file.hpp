@@ -34,8 +34,9 @@
 ///   a state (or to an initial law `{state: p, …}`), or `{"type": "pairs", "allowed": [[m₀, m₁],
 ///   …], "max_differing": k}` or `{"type": "automaton", "initial": σ₀, "states": {σ: [{"pair":
 ///   [m₀, m₁], "next": σ′}, …]}}` (AutomatonVerifier), both with a single `initial` state (A.7).
-/// * `messages` (optional) fixes the order of the message alphabet; every message key of a rule
-///   and every message of an allowed pair belongs to it as well.
+/// * `messages` (optional) is the message alphabet in order; when given, every rule key other
+///   than `"*"` and every message of the relation must belong to it; when absent the alphabet is
+///   the rule keys and the relation's messages, in first-seen order.
 /// * Optional documentation keys anywhere at top level: `description`, `source`, `comment`.
 ///
 /// Every error is an exactdp::Error whose `where` is the file, whose `field` is the JSON path
