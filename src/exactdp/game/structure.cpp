@@ -23,7 +23,8 @@ Signature signature(const InteractiveMechanism& m, StateId s, const std::vector<
 
 }  // namespace
 
-MechanismStructure analyse_structure(const InteractiveMechanism& m, std::size_t state_count, const std::array<InitialLaw, 2>& initial) {
+MechanismStructure analyse_structure(const InteractiveMechanism& m, std::size_t state_count, const std::array<InitialLaw, 2>& initial,
+                                     std::size_t max_work) {
   MechanismStructure out;
   // reachability, breadth-first over every message of the alphabet
   std::vector<bool> seen(state_count, false);
@@ -55,8 +56,16 @@ MechanismStructure analyse_structure(const InteractiveMechanism& m, std::size_t 
   constexpr std::uint32_t none = 0xffffffffu;
   std::vector<std::uint32_t> class_of(state_count, none);
   for (StateId s : out.reachable) class_of[s] = 0;
-  std::size_t classes = 1;
+  std::size_t rows = 0;
+  for (StateId s : out.reachable)
+    for (MessageId q = 0; q < m.messages().size(); ++q) rows += m.step(s, q).size();
+  std::size_t classes = 1, work = 0;
   for (;;) {
+    work += rows;
+    if (work > max_work) {
+      out.complete = false;
+      return out;
+    }
     std::map<std::pair<std::uint32_t, Signature>, std::uint32_t> ids;
     std::vector<std::uint32_t> next(state_count, none);
     for (StateId s : out.reachable) {

@@ -38,11 +38,16 @@ struct MechanismStructure {
   std::vector<std::vector<StateId>> bisimilar;         ///< the classes of ≥ 2 reachable states, each sorted
   std::vector<bool> halted;                            ///< per state id: answers "halt" and stays, for every message
   std::vector<std::vector<AnswerId>> indistinguishable;  ///< groups of ≥ 2 answers, each sorted
+  /// False when the refinement went beyond the work budget: `bisimilar` and `indistinguishable`
+  /// are then empty (not computed), the rest is complete.
+  bool complete = true;
 };
 
 /// Analyses a mechanism whose states are 0 … @p state_count − 1 (a TableMechanism) from the two
-/// initial laws @p initial. Exact (rational arithmetic); time about (rows × refinement rounds).
+/// initial laws @p initial. Exact (rational arithmetic). The refinement takes one round per
+/// distinguishing depth (a chain of n states needs n rounds), each over every row; it stops with
+/// `complete == false` once rounds × rows would exceed @p max_work.
 MechanismStructure analyse_structure(const InteractiveMechanism& mechanism, std::size_t state_count,
-                                     const std::array<InitialLaw, 2>& initial);
+                                     const std::array<InitialLaw, 2>& initial, std::size_t max_work = 10'000'000);
 
 }  // namespace exactdp

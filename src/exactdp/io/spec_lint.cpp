@@ -28,6 +28,10 @@ void table_warnings(const SpecTable& t, std::vector<LintDiagnostic>& out) {
     out.push_back({Severity::warning, "unreachable-state", state_pointer(s), m.state_name(s),
                    "no sequence of messages reaches this state from either world's initial state (it changes no verdict; "
                    "is a next state misspelt elsewhere, or an initial state wrong?)"});
+  if (!st.complete)
+    out.push_back({Severity::note, "analysis-skipped", t.pointer + "/states", std::to_string(m.state_count()) + " states",
+                   "the table is too deep for the bisimulation's work budget: bisimilar states and indistinguishable answers "
+                   "were not checked (the errors and the other warnings were)"});
   for (const auto& cls : st.bisimilar) {
     if (std::all_of(cls.begin(), cls.end(), [&](StateId s) { return st.halted[s]; })) continue;  // halted states alike are expected
     std::vector<std::string> names;
@@ -55,7 +59,11 @@ std::size_t LintReport::errors() const {
   return static_cast<std::size_t>(std::count_if(diagnostics.begin(), diagnostics.end(), [](const auto& d) { return d.severity == Severity::error; }));
 }
 
-std::size_t LintReport::warnings() const { return diagnostics.size() - errors(); }
+std::size_t LintReport::warnings() const {
+  return static_cast<std::size_t>(std::count_if(diagnostics.begin(), diagnostics.end(), [](const auto& d) { return d.severity == Severity::warning; }));
+}
+
+std::size_t LintReport::notes() const { return diagnostics.size() - errors() - warnings(); }
 
 int LintReport::exit_code() const { return errors() ? 2 : warnings() ? 1 : 0; }
 
@@ -94,7 +102,7 @@ std::string lint_report_json(const std::vector<LintReport>& reports) {
   for (const auto& r : reports) {
     io::Json list = io::Json::array();
     for (const auto& d : r.diagnostics)
-      list.push_back({{"severity", d.severity == Severity::error ? "error" : "warning"}, {"code", d.code}, {"pointer", d.pointer},
+      list.push_back({{"severity", d.severity == Severity::error ? "error" : d.severity == Severity::warning ? "warning" : "note"}, {"code", d.code}, {"pointer", d.pointer},
                       {"value", d.value}, {"message", d.message}});
     out["files"].push_back({{"file", r.file}, {"errors", r.errors()}, {"warnings", r.warnings()}, {"diagnostics", std::move(list)}});
     errors += r.errors();
@@ -112,13 +120,14 @@ std::string lint_report_text(const std::vector<LintReport>& reports) {
   std::size_t errors = 0, warnings = 0, clean = 0;
   for (const auto& r : reports) {
     for (const auto& d : r.diagnostics) {
-      os << r.file << ": " << (d.severity == Severity::error ? "error" : "warning") << " [" << d.code << "] at " << json_text(d.pointer);
+      os << r.file << ": " << (d.severity == Severity::error ? "error" : d.severity == Severity::warning ? "warning" : "note") << " ["
+         << d.code << "] at " << json_text(d.pointer);
       if (!d.value.empty()) os << ": value " << json_text(d.value);
       os << ": " << d.message << "\n";
     }
     errors += r.errors();
     warnings += r.warnings();
-    if (r.diagnostics.empty()) ++clean;
+    if (r.errors() + r.warnings() == 0) ++clean;
   }
   os << "exactdp lint: " << reports.size() << " file" << (reports.size() == 1 ? "" : "s") << ", " << errors << " error"
      << (errors == 1 ? "" : "s") << ", " << warnings << " warning" << (warnings == 1 ? "" : "s") << " (" << clean << " clean)\n";

@@ -10,6 +10,7 @@
 /// | `bisimilar-states` | warning | reachable states that behave identically (game/structure.hpp); classes made only of halted states are not reported |
 /// | `indistinguishable-answers` | warning | answers no event and no adversary can tell apart (game/structure.hpp) |
 /// | `repeated-row` | warning | two rows of one rule with the same answer and next state (they are merged) |
+/// | `analysis-skipped` | note | the bisimulation of a large table went beyond its work budget: bisimilar states and indistinguishable answers were not checked |
 ///
 /// The table checks apply to every `"type": "table"` mechanism of the spec (top level, components,
 /// menu entries, the inner mechanism of a post-processing); library mechanisms are only loaded.
@@ -24,7 +25,8 @@ namespace exactdp {
 
 /// One finding of lint.
 struct LintDiagnostic {
-  enum class Severity { error, warning };
+  /// A note (e.g. `analysis-skipped`) informs and does not change the exit code.
+  enum class Severity { error, warning, note };
   Severity severity = Severity::error;
   std::string code;     ///< see the table in the file comment
   std::string pointer;  ///< JSON Pointer into the file ("/" for the whole file)
@@ -38,6 +40,7 @@ struct LintReport {
   std::vector<LintDiagnostic> diagnostics;
   std::size_t errors() const;
   std::size_t warnings() const;
+  std::size_t notes() const;
   /// 0 clean, 1 warnings only, 2 errors.
   int exit_code() const;
 };
