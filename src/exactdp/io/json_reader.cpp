@@ -178,10 +178,14 @@ std::uint64_t JsonReader::natural(const Json& v, const std::string& pointer) con
 }
 
 std::int64_t JsonReader::integer(const Json& v, const std::string& pointer, std::int64_t lo, std::int64_t hi) const {
-  const bool in_range = v.is_number_integer() &&
-                        (v.is_number_unsigned() ? v.get<std::uint64_t>() <= static_cast<std::uint64_t>(hi) && hi >= 0 &&
-                                                      static_cast<std::int64_t>(v.get<std::uint64_t>()) >= lo
-                                                : v.get<std::int64_t>() >= lo && v.get<std::int64_t>() <= hi);
+  bool in_range = false;
+  if (v.is_number_unsigned()) {  // nlohmann reads every non-negative integer as unsigned
+    const std::uint64_t u = v.get<std::uint64_t>();
+    in_range = hi >= 0 && u <= static_cast<std::uint64_t>(hi) && static_cast<std::int64_t>(u) >= lo;
+  } else if (v.is_number_integer()) {
+    const std::int64_t i = v.get<std::int64_t>();
+    in_range = i >= lo && i <= hi;
+  }
   if (!in_range) fail(pointer, shown(v), "expected an integer between " + std::to_string(lo) + " and " + std::to_string(hi));
   return v.get<std::int64_t>();
 }
