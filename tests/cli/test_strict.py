@@ -141,3 +141,16 @@ def test_max_horizon_is_enforced(tmp_path):
     spec["horizon"] = 3
     p = run("check", write(tmp_path, spec), "--lambda", "27", "--delta", "0", expect=2)
     assert '"/horizon"' in p.stderr and "max_horizon" in p.stderr
+
+
+def test_composite_relations_use_the_spec_neighbour_reader(tmp_path):
+    # the relation of a composite file is read by the spec files' reader: an automaton edge to an
+    # unlisted state names its pointer and the nearest state; a static relation is refused there
+    comp = json.loads((ROOT / "spec" / "composites" / "forwarder.json").read_text())
+    comp["output_relation"] = {"type": "automaton", "initial": "clean", "states": {
+        "clean": [{"pair": ["0", "1"], "next": "usde"}], "used": []}}
+    p = run("check-composite", write(tmp_path, comp, "c.json"), expect=2)
+    assert '"/output_relation/states/clean/0/next"' in p.stderr and "did you mean `used`" in p.stderr, p.stderr
+    comp["output_relation"] = {"type": "static", "worlds": ["x", "y"]}
+    p = run("check-composite", write(tmp_path, comp, "c.json"), expect=2)
+    assert '"/output_relation/type"' in p.stderr and "pairs" in p.stderr, p.stderr
