@@ -136,10 +136,9 @@ std::function<int()> add_run(CLI::App& app) {
         if (!game.mechanism->message_id(message)) {
           const auto& alphabet = game.mechanism->messages();
           std::string known;
-          for (std::size_t i = 0; i < alphabet.size() && i < 20; ++i) known += (i ? ", " : "") + json(alphabet[i]).dump();
-          if (alphabet.size() > 20) known += ", ... (" + std::to_string(alphabet.size()) + " messages)";
+          for (const auto& m : alphabet) known += (known.empty() ? "" : ", ") + m;
           throw Error("stdin line " + std::to_string(number), "", shown(message),
-                      "not a message of the spec's alphabet {" + known + "}" + io::did_you_mean(io::nearest_names(message, alphabet)));
+                      "not in the message alphabet {" + known + "}" + io::did_you_mean(io::nearest_names(message, alphabet)));
         }
         SessionReply reply;
         try {

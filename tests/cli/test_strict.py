@@ -112,7 +112,7 @@ def test_run_refuses_unknown_messages(tmp_path):
     spec = write(tmp_path, PARITY)
     p = run("run", spec, "--state", "nx0", "--seed", "s", stdin='"0"\n"2"\n"1"\n', expect=2)
     assert len(p.stdout.splitlines()) == 1  # the first message was answered, the session stopped at line 2
-    assert "stdin line 2" in p.stderr and "not a message of the spec's alphabet" in p.stderr and "halt" not in p.stdout
+    assert "stdin line 2" in p.stderr and "not in the message alphabet {0, 1}" in p.stderr and "halt" not in p.stdout
     p = run("run", spec, "--state", "nx0", "--seed", "s", "--keep-going", stdin='"0"\n"O"\n"1"\n', expect=0)
     out = [json.loads(l) for l in p.stdout.splitlines()]
     assert "answer" in out[0] and "answer" in out[2]
