@@ -449,8 +449,12 @@ class Mechanism:
         """The mechanism as a spec dict (format ``exactdp/1``, spec/mechanisms/README.md).
 
         Every explored state is listed (halted ones as ``{}``), with a rule for every message
-        (``"*"`` when all messages share it); probabilities are exact strings. ``exactdp check``
-        on this file gives the same verdicts as ``exactdp.check(m, ...)``.
+        (``"*"`` when all messages share it); probabilities are exact strings, so the file loads
+        under the strict rules (every ``next`` state listed, no missing rule, the alphabet named)
+        and ``exactdp lint`` finds no error in it. ``exactdp check`` on this file gives the same
+        verdicts as ``exactdp.check(m, ...)``. An exploration with ``explore="horizon"`` that
+        did not close writes ``"max_horizon"`` (the explored horizon): ``exactdp check
+        --horizon H`` with a larger H is then refused instead of silently wrong.
         """
         if self._spec is not None:
             return self._spec
@@ -479,6 +483,9 @@ class Mechanism:
                                f"are written halted, so this file is exact for horizons up to {self._explored_horizon} "
                                "and not beyond")
         spec["horizon"] = self.horizon
+        if not self.closed:
+            # the loader and the engine refuse a larger horizon (spec/mechanisms/README.md)
+            spec["max_horizon"] = self._explored_horizon
         spec["neighbours"] = self._neighbours_spec()
         spec["mechanism"] = mechanism
         self._spec = spec

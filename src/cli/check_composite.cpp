@@ -7,222 +7,17 @@
 // 2: bad input (file, JSON path and value named).
 #include "commands.hpp"
 
-#include "exactdp/core/error.hpp"
-#include "exactdp/library/library_hsv.hpp"
-#include "exactdp/library/library_registry.hpp"
+#include "exactdp/io/composite_file.hpp"
 #include "exactdp/reduce/complex_mechanism.hpp"
 
 #include <nlohmann/json.hpp>
 
-#include <fstream>
 #include <iostream>
-#include <map>
 #include <memory>
-#include <set>
-#include <sstream>
 
 namespace exactdp::cli {
-namespace {
 
 using json = nlohmann::json;
-using Pair = PairRelation::Pair;
-
-/// Errors anchored in the file: Error(file, JSON path, value, why).
-struct Reader {
-  std::string file;
-  [[noreturn]] void fail(const std::string& path, const std::string& value, const std::string& why) const {
-    throw Error(file, path, value, why);
-  }
-  const json& member(const json& j, const std::string& path, const std::string& key) const {
-    if (!j.is_object()) fail(path, j.dump(), "expected an object");
-    if (!j.contains(key)) fail(path, "", "missing required key \"" + key + "\"");
-    return j.at(key);
-  }
-  std::string text(const json& j, const std::string& path) const {
-    if (!j.is_string()) fail(path, j.dump(), "expected a string");
-    return j.get<std::string>();
-  }
-  long integer(const json& j, const std::string& path, long lo, long hi) const {
-    if (!j.is_number_integer() || j.get<long>() < lo || j.get<long>() > hi)
-      fail(path, j.dump(), "expected an integer between " + std::to_string(lo) + " and " + std::to_string(hi));
-    return j.get<long>();
-  }
-  Pair pair(const json& j, const std::string& path) const {
-    if (!j.is_array() || j.size() != 2) fail(path, j.dump(), "expected a pair [m0, m1]");
-    return {text(j[0], path + "/0"), text(j[1], path + "/1")};
-  }
-};
-
-/// A relation from {"type": "pairs", "allowed": [[m0, m1], …], "max_differing": k} or
-/// {"type": "automaton", "initial": σ0, "states": {σ: [{"pair": [m0, m1], "next": σ′}, …]}}.
-PairRelation read_relation(const Reader& rd, const json& j, const std::string& path) {
-  const std::string type = rd.text(rd.member(j, path, "type"), path + "/type");
-  if (type == "pairs") {
-    std::vector<Pair> pairs;
-    const json& allowed = rd.member(j, path, "allowed");
-    if (!allowed.is_array() || allowed.empty()) rd.fail(path + "/allowed", allowed.dump(), "expected a non-empty list of pairs");
-    std::set<Pair> seen;
-    for (std::size_t i = 0; i < allowed.size(); ++i) {
-      pairs.push_back(rd.pair(allowed[i], path + "/allowed/" + std::to_string(i)));
-      if (!seen.insert(pairs.back()).second) rd.fail(path + "/allowed/" + std::to_string(i), allowed[i].dump(), "pair listed twice");
-    }
-    std::optional<long> k;
-    if (j.contains("max_differing")) k = rd.integer(j.at("max_differing"), path + "/max_differing", 0, 1000);
-    auto all = std::make_shared<const std::vector<Pair>>(std::move(pairs));
-    PairRelation r;
-    r.initial = "0";
-    r.allowed = [all, k](const std::string& sigma) {
-      std::vector<Pair> out;
-      for (const auto& p : *all)
-        if (p.first == p.second || !k || std::stol(sigma) < *k) out.push_back(p);
-      return out;
-    };
-    r.next = [](const std::string& sigma, const Pair& p) { return p.first == p.second ? sigma : std::to_string(std::stol(sigma) + 1); };
-    return r;
-  }
-  if (type == "automaton") {
-    const std::string initial = rd.text(rd.member(j, path, "initial"), path + "/initial");
-    const json& states = rd.member(j, path, "states");
-    if (!states.is_object() || states.empty()) rd.fail(path + "/states", states.dump(), "expected an object of states");
-    auto edges = std::make_shared<std::map<std::string, std::vector<std::pair<Pair, std::string>>>>();
-    for (const auto& [name, list] : states.items()) {
-      const std::string sp = path + "/states/" + name;
-      if (!list.is_array()) rd.fail(sp, list.dump(), "expected a list of edges");
-      auto& out = (*edges)[name];
-      for (std::size_t i = 0; i < list.size(); ++i) {
-        const std::string ep = sp + "/" + std::to_string(i);
-        const Pair p = rd.pair(rd.member(list[i], ep, "pair"), ep + "/pair");
-        const std::string next = rd.text(rd.member(list[i], ep, "next"), ep + "/next");
-        for (const auto& e : out)
-          if (e.first == p) rd.fail(ep + "/pair", list[i].at("pair").dump(), "pair listed twice in this state");
-        out.push_back({p, next});
-      }
-    }
-    if (!edges->count(initial)) rd.fail(path + "/initial", initial, "not a listed state");
-    for (const auto& [name, out] : *edges)
-      for (std::size_t i = 0; i < out.size(); ++i)
-        if (!edges->count(out[i].second)) rd.fail(path + "/states/" + name + "/" + std::to_string(i) + "/next", out[i].second, "not a listed state");
-    PairRelation r;
-    r.initial = initial;
-    r.allowed = [edges](const std::string& sigma) {
-      std::vector<Pair> out;
-      for (const auto& e : edges->at(sigma)) out.push_back(e.first);
-      return out;
-    };
-    r.next = [edges](const std::string& sigma, const Pair& p) {
-      for (const auto& e : edges->at(sigma))
-        if (e.first == p) return e.second;
-      return sigma;
-    };
-    return r;
-  }
-  rd.fail(path + "/type", type, "expected \"pairs\" or \"automaton\"");
-}
-
-/// P from {"initial": s0, "states": {s: {"L"|"R": {m|"*": {"next", "to": "L"|"R", "message"}}}}};
-/// a message "$" repeats the message received.
-DeterministicPostProcessor read_processor(const Reader& rd, const json& j, const std::string& path, const std::string& name) {
-  using Emit = DeterministicPostProcessor::Emit;
-  const std::string initial = rd.text(rd.member(j, path, "initial"), path + "/initial");
-  const json& states = rd.member(j, path, "states");
-  if (!states.is_object() || states.empty()) rd.fail(path + "/states", states.dump(), "expected an object of states");
-  using Rules = std::map<std::string, std::map<std::string, Emit>>;  // port → message → emit
-  auto table = std::make_shared<std::map<std::string, Rules>>();
-  for (const auto& [state, ports] : states.items()) {
-    const std::string sp = path + "/states/" + state;
-    if (!ports.is_object()) rd.fail(sp, ports.dump(), "expected {\"L\": {...}, \"R\": {...}}");
-    auto& rules = (*table)[state];
-    for (const auto& [port, messages] : ports.items()) {
-      if (port != "L" && port != "R") rd.fail(sp + "/" + port, port, "a port is \"L\" (adversary) or \"R\" (sub-mechanisms)");
-      if (!messages.is_object()) rd.fail(sp + "/" + port, messages.dump(), "expected an object message → reaction");
-      for (const auto& [m, reaction] : messages.items()) {
-        const std::string rp = sp + "/" + port + "/" + m;
-        if (!reaction.is_object()) rd.fail(rp, reaction.dump(), "expected {\"next\", \"to\", \"message\"} (P is deterministic: one reaction)");
-        const std::string to = rd.text(rd.member(reaction, rp, "to"), rp + "/to");
-        if (to != "L" && to != "R") rd.fail(rp + "/to", to, "expected \"L\" or \"R\"");
-        rules[port][m] = Emit{rd.text(rd.member(reaction, rp, "next"), rp + "/next"), to == "L" ? Port::left : Port::right,
-                              rd.text(rd.member(reaction, rp, "message"), rp + "/message"), {}};
-      }
-    }
-  }
-  if (!table->count(initial)) rd.fail(path + "/initial", initial, "not a listed state");
-  for (const auto& [state, rules] : *table)
-    for (const auto& [port, messages] : rules)
-      for (const auto& [m, e] : messages)
-        if (!table->count(e.next)) rd.fail(path + "/states/" + state + "/" + port + "/" + m + "/next", e.next, "not a listed state");
-  DeterministicPostProcessor P;
-  P.name = name;
-  P.initial = initial;
-  const std::string file = rd.file;
-  P.step = [table, path, file](const std::string& state, Port from, const std::string& message) {
-    const std::string port = from == Port::left ? "L" : "R";
-    const auto& rules = table->at(state);
-    auto p = rules.find(port);
-    const std::string where = path + "/states/" + state + "/" + port;
-    if (p == rules.end()) throw Error(file, where, message, "P has no reaction to a message from this port in this state");
-    auto r = p->second.find(message);
-    if (r == p->second.end()) r = p->second.find("*");
-    if (r == p->second.end()) throw Error(file, where, message, "P has no reaction to this message (and no \"*\")");
-    Emit e = r->second;
-    if (e.message == "$") e.message = message;
-    return e;
-  };
-  return P;
-}
-
-library::LibraryArguments library_arguments(const Reader& rd, const json& params, const std::string& path) {
-  std::map<std::string, library::LibraryArgument> args;
-  if (!params.is_object()) rd.fail(path, params.dump(), "expected an object of parameters");
-  for (const auto& [k, v] : params.items()) {
-    library::LibraryArgument a;
-    if (v.is_string()) a.text = v.get<std::string>();
-    else if (v.is_number_integer()) a.text = std::to_string(v.get<long>());
-    else rd.fail(path + "/" + k, v.dump(), "expected an integer or a string such as \"1/4\" (JSON fractions are binary floating point)");
-    args[k] = a;
-  }
-  return library::LibraryArguments(rd.file, path, std::move(args));
-}
-
-CompositeInstance read_instance(const std::string& file, std::string& name) {
-  std::ifstream in(file);
-  if (!in) throw Error(file, "", "", "cannot open the file");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  json j;
-  try {
-    j = json::parse(buffer.str());
-  } catch (const json::parse_error& e) {
-    throw Error(file, "", "", std::string("not valid JSON: ") + e.what());
-  }
-  const Reader rd{file};
-  const std::string format = rd.text(rd.member(j, "", "format"), "/format");
-  if (format != "exactdp-composite/1") rd.fail("/format", format, "expected \"exactdp-composite/1\"");
-  CompositeInstance ci;
-  if (j.contains("library")) {
-    const std::string lib = rd.text(j.at("library"), "/library");
-    const auto args = library_arguments(rd, j.contains("params") ? j.at("params") : json::object(), "/params");
-    const library::CompositeModel m = library::make_library_composite(lib, args, "/library");
-    ci = library::checker_instance(m);
-    name = m.game.name;
-  } else {
-    name = j.contains("name") ? rd.text(j.at("name"), "/name") : file;
-    ci.processor = read_processor(rd, rd.member(j, "", "processor"), "/processor", name);
-    ci.input_relation = read_relation(rd, rd.member(j, "", "input_relation"), "/input_relation");
-    ci.output_relation = read_relation(rd, rd.member(j, "", "output_relation"), "/output_relation");
-    const json& answers = rd.member(j, "", "answers");
-    if (!answers.is_array() || answers.empty()) rd.fail("/answers", answers.dump(), "expected a non-empty list of sub-mechanism answers");
-    for (std::size_t i = 0; i < answers.size(); ++i) ci.right_answers.push_back(rd.text(answers[i], "/answers/" + std::to_string(i)));
-    ci.horizon = static_cast<unsigned>(rd.integer(rd.member(j, "", "horizon"), "/horizon", 1, 64));
-  }
-  if (j.contains("horizon") && j.contains("library")) ci.horizon = static_cast<unsigned>(rd.integer(j.at("horizon"), "/horizon", 1, 64));
-  for (const auto& [key, value] : j.items())
-    if (key != "format" && key != "name" && key != "description" && key != "source" && key != "comment" && key != "library" && key != "params" &&
-        key != "processor" && key != "input_relation" && key != "output_relation" && key != "answers" && key != "horizon")
-      rd.fail("/" + key, value.dump(), "unknown key");
-  return ci;
-}
-
-}  // namespace
 
 std::function<int()> add_check_composite(CLI::App& app) {
   auto* cmd = app.add_subcommand(
@@ -248,8 +43,9 @@ std::function<int()> add_check_composite(CLI::App& app) {
   cmd->add_option("--max-steps", o->max_steps, "Refuse explorations of more paired steps than this");
   cmd->add_flag("--json", o->json_output, "Machine-readable output");
   return [=]() -> int {
-    std::string name;
-    CompositeInstance ci = read_instance(o->file, name);
+    CompositeFile f = load_composite_file(o->file);
+    const std::string& name = f.name;
+    CompositeInstance& ci = f.instance;
     if (o->horizon) ci.horizon = o->horizon;
     ci.max_paths = o->max_steps;
     const CompositeCheck c = check_composite_conditions(ci);

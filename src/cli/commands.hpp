@@ -39,6 +39,8 @@ std::function<int()> add_profile(CLI::App& app);
 std::function<int()> add_audit(CLI::App& app);
 /// Registers `exactdp theorems` (the theorem registry of proofs_checks/: list, check, docs).
 std::function<int()> add_theorems(CLI::App& app);
+/// Registers `exactdp lint` (strict spec checks and warnings; lint.cpp).
+std::function<int()> add_lint(CLI::App& app);
 /// Registers `exactdp run` (live session of a spec file's mechanism; run.cpp).
 std::function<int()> add_run(CLI::App& app);
 /// Registers `exactdp simulate` (randomized-response simulators, reduce/).

@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   auto run_check = exactdp::cli::add_check(app);
   auto run_theorems = exactdp::cli::add_theorems(app);
   auto run_run = exactdp::cli::add_run(app);
+  auto run_lint = exactdp::cli::add_lint(app);
   auto run_simulate = exactdp::cli::add_simulate(app);
   auto run_check_composite = exactdp::cli::add_check_composite(app);
   try {
@@ -48,6 +49,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("audit")) return run_audit();
     if (app.got_subcommand("theorems")) return run_theorems();
     if (app.got_subcommand("run")) return run_run();
+    if (app.got_subcommand("lint")) return run_lint();
     if (app.got_subcommand("simulate")) return run_simulate();
     if (app.got_subcommand("check-composite")) return run_check_composite();
   } catch (const exactdp::Error& e) {

@@ -4,6 +4,7 @@
 
 #include "exactdp/core/error.hpp"
 #include "exactdp/core/limits.hpp"
+#include "exactdp/io/json_reader.hpp"
 #include "exactdp/io/spec_file.hpp"
 #include "exactdp/sample/random_source.hpp"
 #include "exactdp/sample/session.hpp"
@@ -64,8 +65,9 @@ std::function<int()> add_run(CLI::App& app) {
       "each line of standard output a JSON object {\"step\": n, \"answer\": a}. Answers are drawn\n"
       "exactly from the spec's tables (integer arithmetic on random bits from the OS CSPRNG, or from\n"
       "a deterministic stream with --seed). The state persists across messages and is secret: it is\n"
-      "printed only with --show-state. A bad line stops the session with exit code 2 (naming the\n"
-      "line), unless --keep-going, which answers it {\"step\": n, \"error\": ...} and carries on.\n"
+      "printed only with --show-state. A bad line (not a JSON string, or a message outside the spec's\n"
+      "alphabet) stops the session with exit code 2 (naming the line), unless --keep-going, which\n"
+      "answers it {\"step\": n, \"error\": ...} and carries on.\n"
       "Blank lines are ignored.\n\n"
       "Examples:\n"
       "  printf '\"q\"\\n\"q\"\\n' | exactdp run spec/mechanisms/two-round-example.json --world x\n"
@@ -130,6 +132,14 @@ std::function<int()> add_run(CLI::App& app) {
       if (blank(line)) continue;
       try {
         const std::string message = read_message(line, number);
+        // an unknown message is refused here, by name, whatever the mechanism would answer
+        if (!game.mechanism->message_id(message)) {
+          const auto& alphabet = game.mechanism->messages();
+          std::string known;
+          for (const auto& m : alphabet) known += (known.empty() ? "" : ", ") + m;
+          throw Error("stdin line " + std::to_string(number), "", shown(message),
+                      "not in the message alphabet {" + known + "}" + io::did_you_mean(io::nearest_names(message, alphabet)));
+        }
         SessionReply reply;
         try {
           reply = session.send(message);

@@ -175,10 +175,10 @@ def test_bad_arguments(args, needles):
     ('{"P": {"a": "1/2", "b": "1/2"}, "Q": {"a": "-1/2", "b": "3/2"}}', ["Q/a", "-1/2", "non-negative"]),
     ('{"P": {"a": "1/2", "b": "1/3"}, "Q": {"a": "1/2", "b": "1/2"}}', ["P total", "5/6"]),
     ('{"P": {"a": 0.5, "b": "1/2"}, "Q": {"a": "1/2", "b": "1/2"}}', ["P/a", "0.5", "strings"]),
-    ('{"P": {"a": "1/2", "b": "1/2"}', ["malformed JSON"]),
+    ('{"P": {"a": "1/2", "b": "1/2"}', ["not valid JSON"]),
     ('{"P": {"a": "x"}, "Q": {"a": "1"}}', ["P/a", "x"]),
     ('{"P": {"a": "1"}}', ["Q", "missing"]),
-    ('{"P": {"a": "1"}, "Q": {"a": "1"}, "R": 1}', ["R", "unknown field"]),
+    ('{"P": {"a": "1"}, "Q": {"a": "1"}, "R": 1}', ["/R", "unknown key"]),
 ])
 def test_bad_pair_files(tmp_path, content, needles):
     path = write(tmp_path, content)

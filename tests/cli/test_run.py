@@ -13,7 +13,7 @@ SPECS = Path(__file__).resolve().parents[2] / "spec" / "mechanisms"
 
 COUNTER = {"format": "exactdp/1", "name": "counter", "horizon": 3,
            "neighbours": {"type": "static", "worlds": ["x", "y"]},
-           "mechanism": {"type": "table", "messages": ["inc", "read"],
+           "mechanism": {"type": "table", "messages": ["inc", "read"], "missing_rules": "invalid",
                          "initial": {"x": "c0", "y": "c1"},
                          "states": {
                              "c0": {"inc": [{"p": 1, "answer": "ok", "next": "c1"}],

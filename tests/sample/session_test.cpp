@@ -26,12 +26,12 @@ std::filesystem::path repo() { return testing::source_dir(); }
 
 const char* counter_spec = R"({"format": "exactdp/1", "name": "counter", "horizon": 3,
   "neighbours": {"type": "static", "worlds": ["x", "y"]},
-  "mechanism": {"type": "table", "messages": ["inc", "read"],
+  "mechanism": {"type": "table", "messages": ["inc", "read"], "missing_rules": "invalid",
     "initial": {"x": "c0", "y": {"c0": "1/2", "c1": "1/2"}},
     "states": {
       "c0": {"inc": [{"p": 1, "answer": "ok", "next": "c1"}], "read": [{"p": 1, "answer": "0", "next": "c0"}]},
       "c1": {"inc": [{"p": 1, "answer": "ok", "next": "c2"}], "read": [{"p": 1, "answer": "1", "next": "c1"}]},
-      "c2": {"read": [{"p": 1, "answer": "2", "next": "stop"}]}}}})";
+      "c2": {"read": [{"p": 1, "answer": "2", "next": "stop"}]}, "stop": {}}}})";
 
 TEST(SampleSession, KeepsStateAcrossMessages) {
   // a deterministic counter: inc, inc, read must answer 2, then the state has halted
@@ -43,7 +43,7 @@ TEST(SampleSession, KeepsStateAcrossMessages) {
   EXPECT_EQ(s.send("inc").answer, invalid_answer);  // c2 does not accept inc; the state stays
   EXPECT_EQ(s.state_name(), "c2");
   EXPECT_EQ(s.send("read").answer, "2");
-  EXPECT_EQ(s.send("read").answer, halt_answer);  // "stop" is not listed: halted
+  EXPECT_EQ(s.send("read").answer, halt_answer);  // "stop" is listed as {}: halted
   EXPECT_EQ(s.steps(), 6u);
   EXPECT_THROW(s.send("dec"), Error);  // not in the alphabet; nothing changes
   EXPECT_EQ(s.steps(), 6u);
@@ -78,11 +78,15 @@ TEST(SampleSession, SeededSessionsReplay) {
   EXPECT_NE(run("a"), run("b"));  // 100 answers with thirds: equal with negligible probability
 }
 
-TEST(SampleSession, WildcardOnlyAlphabetAcceptsAnyMessage) {
+// Strict specs name their alphabet (issue 15): the two-round example declares "q", so another
+// message is refused and the state does not move; after one answer the state has halted.
+TEST(SampleSession, DeclaredAlphabetOnly) {
   Game g = load_spec_file(repo() / "spec" / "mechanisms" / "two-round-example.json");
-  ASSERT_EQ(g.mechanism->messages(), std::vector<std::string>{"*"});
+  ASSERT_EQ(g.mechanism->messages(), std::vector<std::string>{"q"});
   Session s = start_session(g, {.world = std::nullopt, .state = "s0"}, std::make_shared<SeededSource>("w"));
-  const std::string a = s.send("anything").answer;
+  EXPECT_THROW(s.send("anything"), Error);
+  EXPECT_EQ(s.steps(), 0u);
+  const std::string a = s.send("q").answer;
   EXPECT_TRUE(a == "0" || a == "1");
   EXPECT_EQ(s.send("q").answer, halt_answer);
 }

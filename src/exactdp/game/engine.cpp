@@ -300,6 +300,7 @@ Prepared prepare(const Game& game, const EngineOptions& options, const char* whe
   game.validate();
   const unsigned horizon = options.horizon.value_or(game.horizon);
   if (horizon == 0) throw Error(where, "horizon", "0", "the horizon must be at least 1");
+  game.check_horizon(horizon);
   Prepared p;
   const LevelCounts counts = first_levels(game, horizon);
   p.estimate = extrapolate(counts, horizon);

@@ -61,6 +61,7 @@ void Game::validate() const {
   if (!mechanism) throw Error(where, "mechanism", "", "no mechanism");
   if (!verifier) throw Error(where, "neighbours", "", "no verifier");
   if (horizon == 0) throw Error(where, "horizon", "0", "the horizon must be at least 1");
+  check_horizon(horizon);
   for (int b = 0; b < 2; ++b) {
     Rational total = 0;
     for (const auto& [s, p] : initial[b]) {
@@ -69,6 +70,14 @@ void Game::validate() const {
     }
     if (total != 1) throw Error(where, "initial/" + world_names[b], to_string(total), "the initial law must sum to exactly 1");
   }
+}
+
+void Game::check_horizon(unsigned h) const {
+  if (max_horizon && h > *max_horizon)
+    throw Error(name.empty() ? "game" : name, "max_horizon", std::to_string(h),
+                "the horizon " + std::to_string(h) + " exceeds the game's \"max_horizon\" of " + std::to_string(*max_horizon) +
+                    ": it was explored only up to that horizon (states first reached there are written halted), so an "
+                    "analysis beyond it would be wrong; explore it again to the horizon wanted");
 }
 
 Game static_game(std::string name, std::shared_ptr<const InteractiveMechanism> mechanism, std::array<StateId, 2> initial,

@@ -137,10 +137,17 @@ struct Game {
   std::array<InitialLaw, 2> initial;
   std::array<std::string, 2> world_names{"world 0", "world 1"};
   unsigned horizon = 1;  ///< the default number of rounds
+  /// The largest horizon for which the game is exact, when it is exact only up to one (a spec
+  /// explored up to a horizon, whose states first reached there are written halted: its
+  /// `"max_horizon"` key). Absent: exact at every horizon.
+  std::optional<unsigned> max_horizon;
 
   /// Checks the invariants (mechanism and verifier set, initial laws valid probability laws,
-  /// horizon ≥ 1); throws exactdp::Error naming the game otherwise.
+  /// 1 ≤ horizon ≤ max_horizon); throws exactdp::Error naming the game otherwise.
   void validate() const;
+  /// Throws exactdp::Error (field "max_horizon") when an analysis at @p horizon rounds would go
+  /// beyond max_horizon; called by every engine entry point before any work.
+  void check_horizon(unsigned horizon) const;
 };
 
 /// A game with static neighbours: world b starts in state @p initial[b]; every message of the

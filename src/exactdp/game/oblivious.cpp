@@ -69,6 +69,7 @@ void oblivious_search(const Game& game, const EngineOptions& options, VerifierSt
 EngineStats for_each_oblivious_sequence(const Game& game, const EngineOptions& options, const std::function<void(const LeafMasses&)>& at_leaf) {
   game.validate();
   const unsigned horizon = options.horizon.value_or(game.horizon);
+  game.check_horizon(horizon);
   std::array<Belief, 2> root;
   for (int b = 0; b < 2; ++b) {
     std::map<StateId, Rational> m;

@@ -1,5 +1,7 @@
 #include "exactdp/io/claims.hpp"
 
+#include "exactdp/io/json_reader.hpp"
+
 #include "exactdp/core/error.hpp"
 #include "exactdp/core/limits.hpp"
 #include "exactdp/divergence/hockey_stick.hpp"
@@ -18,50 +20,33 @@
 namespace exactdp {
 namespace {
 
-using json = nlohmann::json;
+using json = nlohmann::json;  // the audit report (output)
+using io::Json;               // the claims file (input): io/json_reader.hpp
 
 const char* const claims_format = "exactdp-claims/1";
 const std::set<std::string> documentation_keys = {"description", "source", "comment", "accountant"};
 const std::set<std::string> claim_keys = {"id", "mechanism", "mechanisms", "times", "neighbouring", "sampling", "delta",
                                           "claimed_epsilon", "epsilon", "claimed_delta"};
 
-/// An exact number from a JSON string ("1/3", "0.1", "1e-5") or integer; binary floats refused.
-Rational number(const json& v, const std::string& source, const std::string& field) {
-  if (v.is_string()) {
-    Rational q;
-    try {
-      q = parse_rational(v.get<std::string>(), field);
-    } catch (const Error& e) {
-      throw Error(source, field, v.get<std::string>(), e.why());
-    }
-    if (!limits::rational_size_ok(q))
-      throw Error(source, field, v.get<std::string>(),
-                  "numerator or denominator longer than " + std::to_string(limits::max_rational_bits) + " bits (limits.hpp)");
-    return q;
-  }
-  if (v.is_number_integer()) return Rational(v.get<long>());
-  if (v.is_number())
-    throw Error(source, field, v.dump(),
-                "write non-integer numbers as strings such as \"0.5\" or \"1e-5\" (JSON numbers are binary floating point)");
-  throw Error(source, field, v.dump(), "must be a number written as a string such as \"0.5\", or an integer");
-}
+/// An exact number (io::JsonReader::exact: a rational string or an integer; floats refused).
+Rational number(const Json& v, const std::string& source, const std::string& field) { return io::JsonReader(source).exact(v, field); }
 
-unsigned long times_of(const json& v, const std::string& source, const std::string& field) {
+unsigned long times_of(const Json& v, const std::string& source, const std::string& field) {
   Rational t = number(v, source, field);
   if (t.get_den() != 1 || t < 1 || t > 100000000)
-    throw Error(source, field, v.is_string() ? v.get<std::string>() : v.dump(),
+    throw Error(source, field, io::shown(v),
                 "times must be an integer between 1 and 100000000");
   return t.get_num().get_ui();
 }
 
-std::string text_of(const json& v, const std::string& source, const std::string& field) {
+std::string text_of(const Json& v, const std::string& source, const std::string& field) {
   if (!v.is_string() || v.get<std::string>().empty())
     throw Error(source, field, v.dump(), "must be a non-empty string");
   return v.get<std::string>();
 }
 
 /// "mechanism" and "times" of @p c (a claim or an entry of "mechanisms").
-ClaimComponent parse_component(const json& c, const std::string& source, const std::string& at) {
+ClaimComponent parse_component(const Json& c, const std::string& source, const std::string& at) {
   if (!c.contains("mechanism")) throw Error(source, at + "/mechanism", "", "missing");
   std::string mechanism = text_of(c["mechanism"], source, at + "/mechanism");
   auto spec = [&] {
@@ -77,7 +62,7 @@ ClaimComponent parse_component(const json& c, const std::string& source, const s
 }
 
 /// "sampling": "poisson:q=R" (see claims.hpp), checked against the claim's mechanism.
-void parse_sampling(Claim& claim, const json& v, const std::string& source, const std::string& at) {
+void parse_sampling(Claim& claim, const Json& v, const std::string& source, const std::string& at) {
   const std::string field = at + "/sampling";
   const std::string text = text_of(v, source, field);
   const std::string prefix = "poisson:q=";
@@ -106,14 +91,14 @@ void parse_sampling(Claim& claim, const json& v, const std::string& source, cons
   claim.sampling_rate = q;
 }
 
-Claim parse_claim(const json& c, const std::string& source, const std::string& at) {
+Claim parse_claim(const Json& c, const std::string& source, const std::string& at) {
   if (!c.is_object()) throw Error(source, at, c.dump(), "a claim must be a JSON object");
   for (const auto& [k, v] : c.items())
     if (!claim_keys.count(k) && !documentation_keys.count(k))
       throw Error(source, at + "/" + k, "",
                   "unknown field (expected id, mechanism, times, neighbouring, delta and claimed_epsilon, "
                   "or epsilon and claimed_delta)");
-  auto required = [&](const char* key) -> const json& {
+  auto required = [&](const char* key) -> const Json& {
     if (!c.contains(key)) throw Error(source, at + "/" + key, "", "missing");
     return c.at(key);
   };
@@ -122,7 +107,7 @@ Claim parse_claim(const json& c, const std::string& source, const std::string& a
   if (c.contains("mechanisms")) {
     if (c.contains("mechanism") || c.contains("times"))
       throw Error(source, at + "/mechanisms", "", "give either \"mechanism\" (and \"times\") or \"mechanisms\", not both");
-    const json& list = c["mechanisms"];
+    const Json& list = c["mechanisms"];
     if (!list.is_array() || list.empty())
       throw Error(source, at + "/mechanisms", list.dump(), "must be a non-empty array of {\"mechanism\": SPEC, \"times\": k}");
     claim.heterogeneous = true;
@@ -188,25 +173,17 @@ json value_json(const TrueValue& v, int digits) {
 }  // namespace
 
 std::vector<Claim> parse_claims(std::string_view text, const std::string& source) {
-  json doc;
-  if (text.size() > limits::max_input_bytes)
-    throw Error(source, "", std::to_string(text.size()) + " bytes", "the claims file is larger than the limit of " +
-                std::to_string(limits::max_input_bytes) + " bytes (limits.hpp)");
-  try {
-    doc = json::parse(text);
-  } catch (const json::exception& e) {  // parse_error, and out_of_range for huge numbers
-    throw Error(source, "", "", std::string("malformed JSON: ") + e.what());
-  }
+  const Json doc = io::parse_json(text, source, "claims file");
   if (!doc.is_object()) throw Error(source, "", "", "the top level must be a JSON object");
   if (!doc.contains("format")) throw Error(source, "/format", "", std::string("missing (expected \"") + claims_format + "\")");
   if (doc["format"] != claims_format)
-    throw Error(source, "/format", doc["format"].dump(), std::string("unsupported format (expected \"") + claims_format + "\")");
+    throw Error(source, "/format", io::shown(doc["format"]), std::string("unsupported format (expected \"") + claims_format + "\")");
   for (const auto& [k, v] : doc.items())
     if (k != "format" && k != "claims" && !documentation_keys.count(k))
       throw Error(source, "/" + k, "", "unknown field (expected format, claims, description, source, comment, accountant)");
   if (!doc.contains("claims")) throw Error(source, "/claims", "", "missing");
-  const json& list = doc["claims"];
-  if (!list.is_array() || list.empty()) throw Error(source, "/claims", list.dump(), "must be a non-empty array of claims");
+  const Json& list = doc["claims"];
+  if (!list.is_array() || list.empty()) throw Error(source, "/claims", io::shown(list), "must be a non-empty array of claims");
   std::vector<Claim> claims;
   std::set<std::string> ids;
   for (std::size_t i = 0; i < list.size(); ++i) {
@@ -218,7 +195,7 @@ std::vector<Claim> parse_claims(std::string_view text, const std::string& source
 }
 
 std::vector<Claim> load_claims_file(const std::filesystem::path& file) {
-  std::ifstream in(file);
+  std::ifstream in(file, std::ios::binary);
   if (!in) throw Error(file.string(), "", "", "cannot open the file");
   std::ostringstream text;
   text << in.rdbuf();

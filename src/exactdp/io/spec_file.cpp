@@ -2,6 +2,8 @@
 // so the message alphabet and the states appear in the order the user wrote them.
 #include "exactdp/io/spec_file.hpp"
 
+#include "exactdp/io/json_reader.hpp"
+
 #include "exactdp/compose/concurrent.hpp"
 #include "exactdp/compose/launch.hpp"
 #include "exactdp/compose/postprocess.hpp"
@@ -15,183 +17,52 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
 namespace exactdp {
 namespace {
 
-using Json = nlohmann::ordered_json;
+using io::Json;
+using io::shown;
 
-/// A JSON Pointer segment (RFC 6901: "~" → "~0", "/" → "~1").
-std::string segment(const std::string& key) {
-  std::string s;
-  for (char c : key) {
-    if (c == '~') s += "~0";
-    else if (c == '/') s += "~1";
-    else s += c;
-  }
-  return s;
-}
+std::string segment(const std::string& key) { return io::pointer_segment(key); }
 
-/// A value as the user wrote it, shortened for messages.
-std::string shown(const Json& v) {
-  std::string s = v.is_string() ? v.get<std::string>() : v.dump();
-  if (s.size() > 60) s = s.substr(0, 57) + "...";
-  return s;
-}
+/// Thrown after the errors that do not stop reading have been recorded (read_spec catches it).
+struct StopReading {};
 
-/// Parsing context: the source name and the current JSON path.
-class Reader {
+/// The reader of a spec: io::JsonReader plus the sink of read_spec, so that the errors that do
+/// not stop reading (unknown next states, missing rules) are all reported.
+class Reader : public io::JsonReader {
 public:
-  explicit Reader(std::string source) : source_(std::move(source)) {}
-
-  [[noreturn]] void fail(const std::string& path, const std::string& value, const std::string& why) const {
-    throw Error(source_, path.empty() ? "/" : path, value, why);
+  Reader(std::string source, SpecReading& out) : io::JsonReader(std::move(source)), out_(&out) {}
+  /// Records an error and carries on reading.
+  void problem(const char* code, const std::string& pointer, const std::string& value, const std::string& why) const {
+    out_->errors.emplace_back(source(), pointer.empty() ? "/" : pointer, value, why);
+    out_->error_codes.emplace_back(code);
   }
-
-  const Json& member(const Json& obj, const std::string& path, const std::string& key) const {
-    auto it = obj.find(key);
-    if (it == obj.end()) fail(path, "", "missing required key \"" + key + "\"");
-    return *it;
+  /// Ends the reading when a problem was recorded (the game cannot be built).
+  void stop_if_problems() const {
+    if (!out_->errors.empty()) throw StopReading{};
   }
-  const Json& object(const Json& v, const std::string& path) const {
-    if (!v.is_object()) fail(path, shown(v), "expected a JSON object");
-    return v;
+  void note(std::string code, std::string pointer, std::string value, std::string message) const {
+    out_->notes.push_back({std::move(code), std::move(pointer), std::move(value), std::move(message)});
   }
-  const Json& array(const Json& v, const std::string& path) const {
-    if (!v.is_array()) fail(path, shown(v), "expected a JSON array");
-    return v;
-  }
-  std::string string(const Json& v, const std::string& path) const {
-    if (!v.is_string()) fail(path, shown(v), "expected a string");
-    return v.get<std::string>();
-  }
-  std::uint64_t natural(const Json& v, const std::string& path) const {
-    if (!v.is_number_integer() || (v.is_number_integer() && !v.is_number_unsigned() && v.get<std::int64_t>() < 0))
-      fail(path, shown(v), "expected a non-negative integer");
-    return v.get<std::uint64_t>();
-  }
-  Rational probability(const Json& v, const std::string& path) const {
-    if (v.is_number_integer()) {
-      if (!v.is_number_unsigned() && v.get<std::int64_t>() < 0) fail(path, shown(v), "probabilities must be non-negative");
-      return Rational(static_cast<unsigned long>(v.get<std::uint64_t>()));
-    }
-    if (v.is_number()) fail(path, shown(v), "write fractional probabilities as exact strings such as \"1/3\" or \"0.25\"");
-    std::string text = string(v, path);
-    if (text.size() > 2 * limits::max_rational_bits) fail(path, text, "the number is written with too many characters");
-    Rational q;
-    try {
-      q = parse_rational(text, "p");
-    } catch (const Error& e) {
-      fail(path, text, e.why());
-    }
-    if (!limits::rational_size_ok(q))
-      fail(path, text, "numerator or denominator longer than " + std::to_string(limits::max_rational_bits) + " bits (limits.hpp)");
-    return q;
-  }
-  /// Rejects keys outside @p allowed (plus the documentation keys).
-  void only_keys(const Json& obj, const std::string& path, std::initializer_list<const char*> allowed) const {
-    for (const auto& item : obj.items()) {
-      const std::string& k = item.key();  // not a structured binding: clang 14 cannot capture one
-      if (k == "description" || k == "source" || k == "comment") continue;
-      if (std::none_of(allowed.begin(), allowed.end(), [&](const char* a) { return k == a; }))
-        fail(path + "/" + segment(k), k, "unknown key");
-    }
-  }
-  const std::string& source() const { return source_; }
+  void table(SpecTable t) const { out_->tables.push_back(std::move(t)); }
 
 private:
-  std::string source_;
+  SpecReading* out_;
 };
 
-struct AutomatonEdge {
-  std::pair<std::string, std::string> pair;
-  std::string next;
-};
-
-struct Neighbours {
-  std::string type = "static";
-  std::array<std::string, 2> worlds;
-  std::vector<std::pair<std::string, std::string>> allowed;  // pairs, by message name
-  std::optional<unsigned> max_differing;
-  std::string automaton_initial;
-  std::vector<std::pair<std::string, std::vector<AutomatonEdge>>> automaton;  // state → edges
-  bool is_static() const { return type == "static"; }
-};
-
-/// A message pair [m0, m1] by name.
-std::pair<std::string, std::string> read_pair(const Reader& r, const Json& v, const std::string& path) {
-  const Json& pair = r.array(v, path);
-  if (pair.size() != 2) r.fail(path, shown(pair), "a pair lists exactly two messages [m0, m1]");
-  std::pair<std::string, std::string> p{r.string(pair[0], path + "/0"), r.string(pair[1], path + "/1")};
-  if (p.first == "*" || p.second == "*") r.fail(path, shown(pair), "\"*\" is the wildcard rule key, not a message");
-  return p;
-}
+using Neighbours = NeighbourRelation;
 
 Neighbours read_neighbours(const Reader& r, const Json& v, const std::string& path = "/neighbours") {
-  r.object(v, path);
-  const std::string type = r.string(r.member(v, path, "type"), path + "/type");
-  Neighbours n;
-  if (type == "static") {
-    r.only_keys(v, path, {"type", "worlds"});
-    const Json& w = r.array(r.member(v, path, "worlds"), path + "/worlds");
-    if (w.size() != 2) r.fail(path + "/worlds", shown(w), "static neighbours name exactly two worlds");
-    for (int b = 0; b < 2; ++b) n.worlds[b] = r.string(w[std::size_t(b)], path + "/worlds/" + std::to_string(b));
-    if (n.worlds[0] == n.worlds[1]) r.fail(path + "/worlds/1", n.worlds[1], "the two worlds must differ");
-    return n;
-  }
-  n.type = type;
-  if (type == "pairs") {
-    r.only_keys(v, path, {"type", "allowed", "max_differing"});
-    n.worlds = {"world 0", "world 1"};
-    const Json& a = r.array(r.member(v, path, "allowed"), path + "/allowed");
-    if (a.empty()) r.fail(path + "/allowed", "[]", "at least one pair must be allowed");
-    std::set<std::pair<std::string, std::string>> seen;
-    for (std::size_t i = 0; i < a.size(); ++i) {
-      const std::string pp = path + "/allowed/" + std::to_string(i);
-      auto p = read_pair(r, a[i], pp);
-      if (!seen.insert(p).second) r.fail(pp, shown(a[i]), "pair listed twice");
-      n.allowed.push_back(p);
-    }
-    if (auto k = v.find("max_differing"); k != v.end()) {
-      auto kv = r.natural(*k, path + "/max_differing");
-      if (kv > 1'000'000) r.fail(path + "/max_differing", shown(*k), "max_differing is too large");
-      n.max_differing = static_cast<unsigned>(kv);
-    }
-    return n;
-  }
-  if (type == "automaton") {
-    r.only_keys(v, path, {"type", "initial", "states"});
-    n.worlds = {"world 0", "world 1"};
-    const Json& states = r.object(r.member(v, path, "states"), path + "/states");
-    if (states.empty()) r.fail(path + "/states", "{}", "an automaton needs at least one state");
-    std::set<std::string> names;
-    for (const auto& [name, edges] : states.items()) names.insert(name);
-    n.automaton_initial = r.string(r.member(v, path, "initial"), path + "/initial");
-    if (!names.count(n.automaton_initial))
-      r.fail(path + "/initial", n.automaton_initial, "unknown automaton state (not a key of /neighbours/states)");
-    for (const auto& [name, edges] : states.items()) {
-      const std::string sp = path + "/states/" + segment(name);
-      const Json& list = r.array(edges, sp);
-      std::vector<AutomatonEdge> out;
-      std::set<std::pair<std::string, std::string>> seen;
-      for (std::size_t i = 0; i < list.size(); ++i) {
-        const std::string ep = sp + "/" + std::to_string(i);
-        const Json& e = r.object(list[i], ep);
-        r.only_keys(e, ep, {"pair", "next"});
-        AutomatonEdge edge{read_pair(r, r.member(e, ep, "pair"), ep + "/pair"), r.string(r.member(e, ep, "next"), ep + "/next")};
-        if (!names.count(edge.next)) r.fail(ep + "/next", edge.next, "unknown automaton state (not a key of /neighbours/states)");
-        if (!seen.insert(edge.pair).second) r.fail(ep + "/pair", shown(e["pair"]), "pair listed twice in this state");
-        out.push_back(std::move(edge));
-      }
-      n.automaton.emplace_back(name, std::move(out));
-    }
-    return n;
-  }
-  r.fail(path + "/type", type, "unknown neighbours type (expected \"static\", \"pairs\" or \"automaton\")");
+  return io::read_neighbour_relation(r, v, path);
 }
 
+/// One state's rules. A rule whose rows repeat an (answer, next) pair is noted for lint (the rows
+/// are merged by the mechanism, so the meaning is their sum; a repeat is usually a copy-paste slip).
 TableMechanism::StateTable read_state(const Reader& r, const Json& v, const std::string& path) {
   r.object(v, path);
   TableMechanism::StateTable t;
@@ -199,7 +70,7 @@ TableMechanism::StateTable read_state(const Reader& r, const Json& v, const std:
   for (const auto& [m, rows] : v.items()) {
     const std::string mp = path + "/" + segment(m);
     const Json& list = r.array(rows, mp);
-    if (list.empty()) r.fail(mp, "[]", "a rule needs at least one row (list the state as {} to halt it)");
+    if (list.empty()) r.fail(mp, "[]", "a rule needs at least one row (write the state as {} to halt it)");
     std::vector<TableMechanism::Row> out;
     Rational total = 0;
     for (std::size_t i = 0; i < list.size(); ++i) {
@@ -208,7 +79,11 @@ TableMechanism::StateTable read_state(const Reader& r, const Json& v, const std:
       r.only_keys(row, rp, {"p", "answer", "next"});
       TableMechanism::Row x{r.probability(r.member(row, rp, "p"), rp + "/p"), r.string(r.member(row, rp, "answer"), rp + "/answer"),
                             r.string(r.member(row, rp, "next"), rp + "/next")};
-      if (sgn(x.probability) < 0) r.fail(rp + "/p", to_string(x.probability), "probabilities must be non-negative");
+      for (std::size_t j = 0; j < out.size(); ++j)
+        if (out[j].answer == x.answer && out[j].next == x.next)
+          r.note("repeated-row", rp, x.answer + " -> " + x.next,
+                 "this row repeats the answer and next state of row " + std::to_string(j) +
+                     " of the same rule (the two are merged: their probabilities add up)");
       total += x.probability;
       out.push_back(std::move(x));
     }
@@ -229,29 +104,10 @@ Game parse_library_spec(const Reader& r, const Json& doc, const std::string& nam
     r.fail("/neighbours", shown(doc["neighbours"]),
            "a library mechanism carries its own neighbouring relation (spec/mechanisms/README.md); remove \"neighbours\"");
   const std::string lib = r.string(r.member(m, mp, "name"), mp + "/name");
-  std::map<std::string, library::LibraryArgument> args;
-  if (auto it = m.find("params"); it != m.end()) {
-    const std::string pp = mp + "/params";
-    r.object(*it, pp);
-    auto scalar = [&](const Json& v, const std::string& path) {
-      if (v.is_number_integer() || v.is_string()) return v.is_string() ? v.get<std::string>() : v.dump();
-      if (v.is_number()) r.fail(path, shown(v), "write fractional parameters as exact strings such as \"1/3\" or \"0.25\"");
-      r.fail(path, shown(v), "expected a string or an integer");
-    };
-    for (const auto& [k, v] : it->items()) {
-      const std::string kp = pp + "/" + segment(k);
-      library::LibraryArgument a;
-      if (v.is_array()) {
-        a.is_list = true;
-        a.text = shown(v);
-        for (std::size_t i = 0; i < v.size(); ++i) a.items.push_back(scalar(v[i], kp + "/" + std::to_string(i)));
-      } else {
-        a.text = scalar(v, kp);
-      }
-      args.emplace(k, std::move(a));
-    }
-  }
-  Game g = library::make_library_game(lib, library::LibraryArguments(r.source(), mp + "/params", std::move(args)), mp + "/name");
+  const Json no_params = Json::object();
+  auto it = m.find("params");
+  library::LibraryArguments args = io::read_library_arguments(r, it != m.end() ? *it : no_params, mp + "/params");
+  Game g = library::make_library_game(lib, std::move(args), mp + "/name");
   g.name = doc.contains("name") ? name : g.name;
   if (auto it = doc.find("horizon"); it != doc.end()) {
     const auto horizon = r.natural(*it, "/horizon");
@@ -259,19 +115,6 @@ Game parse_library_spec(const Reader& r, const Json& doc, const std::string& nam
     g.horizon = static_cast<unsigned>(horizon);
   }
   return g;
-}
-
-/// The messages named by the neighbour relation's pairs, in first-seen order.
-std::vector<std::string> pair_messages(const Neighbours& n) {
-  std::vector<std::string> out;
-  auto declare = [&](const std::pair<std::string, std::string>& p) {
-    for (const auto& x : {p.first, p.second})
-      if (std::find(out.begin(), out.end(), x) == out.end()) out.push_back(x);
-  };
-  for (const auto& p : n.allowed) declare(p);
-  for (const auto& [name, edges] : n.automaton)
-    for (const auto& e : edges) declare(e.pair);
-  return out;
 }
 
 /// A mechanism read from a spec: the mechanism, both worlds' initial laws and, for launch
@@ -286,54 +129,158 @@ Built read_mechanism(const Reader& r, const Json& v, const std::string& mp, cons
                      const std::vector<std::string>& extra_messages, const std::string& name);
 std::shared_ptr<const Verifier> top_level_verifier(const Reader& r, const Neighbours& n, const InteractiveMechanism& mech);
 
-/// `"type": "table"`: states, rules and initial laws (THEOREMS.md A.3).
+/// `"type": "table"`: states, rules and initial laws (THEOREMS.md A.3), read strictly (issue 15):
+/// every `next` state is listed, every reachable state has a rule for every message unless the
+/// table opts in with `"missing_rules": "invalid"`, and the alphabet is named.
 Built read_table(const Reader& r, const Json& m, const std::string& mp, const Neighbours& n,
                  const std::vector<std::string>& extra_messages, const std::string& mech_name) {
-  r.only_keys(m, mp, {"type", "initial", "states", "messages"});
+  r.only_keys(m, mp, {"type", "initial", "states", "messages", "missing_rules"});
   // messages: declared order first, then those of the allowed pairs
   std::vector<std::string> messages;
-  if (auto it = m.find("messages"); it != m.end()) {
-    const Json& list = r.array(*it, mp + "/messages");
+  const bool declared = m.contains("messages");
+  if (declared) {
+    const Json& list = r.array(m["messages"], mp + "/messages");
     for (std::size_t i = 0; i < list.size(); ++i) {
-      auto s = r.string(list[i], mp + "/messages/" + std::to_string(i));
-      if (s == "*") r.fail(mp + "/messages/" + std::to_string(i), s, "\"*\" is the wildcard rule key, not a message");
+      const std::string ip = mp + "/messages/" + std::to_string(i);
+      auto s = r.string(list[i], ip);
+      if (s == "*") r.fail(ip, s, "\"*\" is the wildcard rule key, not a message");
+      if (std::find(messages.begin(), messages.end(), s) != messages.end()) r.fail(ip, s, "message listed twice");
       messages.push_back(std::move(s));
     }
   }
   for (const auto& x : extra_messages)
-    if (std::find(messages.begin(), messages.end(), x) == messages.end()) messages.push_back(x);
+    if (std::find(messages.begin(), messages.end(), x) == messages.end()) {
+      if (declared)
+        r.problem("unknown-message", n.pointer.empty() ? "/neighbours" : n.pointer, x,
+                  "the relation names a message that is not in " + mp + "/messages" + io::did_you_mean(io::nearest_names(x, messages)));
+      messages.push_back(x);
+    }
+  bool missing_invalid = false;
+  if (auto it = m.find("missing_rules"); it != m.end()) {
+    const std::string v = r.string(*it, mp + "/missing_rules");
+    if (v != "invalid" && v != "error")
+      r.fail(mp + "/missing_rules", v, "expected \"error\" (the default: a missing rule is an error) or \"invalid\" (a message "
+                                       "without a rule is answered \"invalid\" and the state stays)");
+    missing_invalid = v == "invalid";
+  }
 
   const Json& states = r.object(r.member(m, mp, "states"), mp + "/states");
   if (states.empty()) r.fail(mp + "/states", "{}", "a mechanism needs at least one state");
   std::vector<std::pair<std::string, TableMechanism::StateTable>> tables;
-  std::set<std::string> names;
-  for (const auto& [s, v] : states.items()) names.insert(s);
-  // A next state that is not a key of `states` has halted, as if listed with {} (the example of
-  // issue 3 relies on it); an initial state must be listed.
-  std::vector<std::string> implicit;
+  std::vector<std::string> names;
+  for (const auto& item : states.items()) names.push_back(item.key());
+  const std::set<std::string> known(names.begin(), names.end());
   for (const auto& [s, v] : states.items()) {
     const std::string sp = mp + "/states/" + segment(s);
     auto t = read_state(r, v, sp);
-    for (const auto& [msg, rows] : t.rules)
-      for (const auto& row : rows)
-        if (!names.count(row.next) && std::find(implicit.begin(), implicit.end(), row.next) == implicit.end())
-          implicit.push_back(row.next);
+    for (const auto& [msg, rows] : t.rules) {
+      const std::string rp = sp + "/" + segment(msg);
+      if (msg != "*" && declared && std::find(messages.begin(), messages.end(), msg) == messages.end())
+        r.problem("unknown-message", rp, msg, "a rule for a message that is not in " + mp + "/messages" + io::did_you_mean(io::nearest_names(msg, messages)));
+      // a next state must be listed: a misspelt name must not silently become a halted state
+      for (std::size_t i = 0; i < rows.size(); ++i)
+        if (!known.count(rows[i].next))
+          r.problem("unknown-state", rp + "/" + std::to_string(i) + "/next", rows[i].next,
+                    "unknown state (not a key of " + mp + "/states)" + io::did_you_mean(io::nearest_names(rows[i].next, names)) +
+                        "; a state that has halted is listed as {}");
+    }
     tables.emplace_back(s, std::move(t));
   }
-  for (const auto& s : implicit) tables.emplace_back(s, TableMechanism::StateTable{true, {}});
+  if (!declared)
+    for (const auto& [s, t] : tables)
+      for (const auto& [msg, rows] : t.rules)
+        if (msg != "*" && std::find(messages.begin(), messages.end(), msg) == messages.end()) messages.push_back(msg);
+  if (messages.empty())
+    r.problem("no-alphabet", mp, "", "the table names no message: declare the alphabet with \"messages\": [...] (a table whose rules are all "
+                      "\"*\" would otherwise accept any message at all)");
+
+  // initial laws, by name
+  const Json& init = r.member(m, mp, "initial");
+  using NamedLaw = std::vector<std::pair<std::string, Rational>>;
+  auto state_of = [&](const Json& v, const std::string& path) {
+    const std::string s = r.string(v, path);
+    if (!known.count(s)) r.fail(path, s, "unknown state (not a key of " + mp + "/states)" + io::did_you_mean(io::nearest_names(s, names)));
+    return s;
+  };
+  auto law_of = [&](const Json& v, const std::string& path) {
+    NamedLaw law;
+    if (v.is_string()) {
+      law.push_back({state_of(v, path), Rational(1)});
+      return law;
+    }
+    r.object(v, path);
+    Rational total = 0;
+    for (const auto& [s, p] : v.items()) {
+      const std::string lp = path + "/" + segment(s);
+      if (!known.count(s)) r.fail(lp, s, "unknown state (not a key of " + mp + "/states)" + io::did_you_mean(io::nearest_names(s, names)));
+      Rational x = r.probability(p, lp);
+      total += x;
+      if (sgn(x) > 0) law.push_back({s, x});
+    }
+    if (total != 1) r.fail(path, to_string(total), "the initial law must sum to exactly 1");
+    return law;
+  };
+  std::array<NamedLaw, 2> laws;
+  if (n.is_static()) {
+    r.object(init, mp + "/initial");
+    for (const auto& [k, v] : init.items())
+      if (k != n.worlds[0] && k != n.worlds[1])
+        r.fail(mp + "/initial/" + segment(k), k, "not one of the worlds named in /neighbours/worlds");
+    for (int w = 0; w < 2; ++w) {
+      const std::string ip = mp + "/initial/" + segment(n.worlds[w]);
+      auto it = init.find(n.worlds[w]);
+      if (it == init.end()) r.fail(mp + "/initial", "", "missing the initial state of world \"" + n.worlds[w] + "\"");
+      laws[w] = law_of(*it, ip);
+    }
+  } else {
+    laws[0] = law_of(init, mp + "/initial");
+    laws[1] = laws[0];
+  }
+
+  // every reachable state answers every message of the alphabet, unless the table opts in
+  if (!missing_invalid) {
+    std::map<std::string, const TableMechanism::StateTable*> by_name;
+    for (const auto& [s, t] : tables) by_name.emplace(s, &t);
+    std::vector<std::string> order;
+    std::set<std::string> seen;
+    for (const auto& law : laws)
+      for (const auto& [s, p] : law)
+        if (seen.insert(s).second) order.push_back(s);
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      const auto* t = by_name.at(order[i]);
+      if (t->halted) continue;
+      const bool star = t->rules.count("*") > 0;
+      std::vector<std::string> missing;
+      for (const auto& q : messages)
+        if (!star && !t->rules.count(q)) missing.push_back(q);
+      if (!missing.empty()) {
+        std::string list;
+        for (const auto& q : missing) list += (list.empty() ? "" : ", ") + q;
+        r.problem("missing-rule", mp + "/states/" + segment(order[i]), list,
+                  "a reachable state has no rule for message" + std::string(missing.size() > 1 ? "s " : " ") + list +
+                      ": add a rule (or a \"*\" rule), write the state as {} if it has halted, or set \"missing_rules\": "
+                      "\"invalid\" on the table to answer such messages \"invalid\"");
+      }
+      for (const auto& [msg, rows] : t->rules) {
+        if (msg == "*" && std::all_of(messages.begin(), messages.end(), [&](const std::string& q) { return t->rules.count(q) > 0; }))
+          continue;  // a "*" rule that no message of the alphabet reaches
+        if (msg != "*" && std::find(messages.begin(), messages.end(), msg) == messages.end()) continue;
+        for (const auto& row : rows)
+          if (by_name.count(row.next) && seen.insert(row.next).second) order.push_back(row.next);
+      }
+    }
+  }
+  r.stop_if_problems();
+
   {  // limits.hpp: refuse tables whose transition array would be too large, before building it
-    std::set<std::string> alphabet(messages.begin(), messages.end());
     std::size_t rows = 0;
     for (const auto& [s, t] : tables)
-      for (const auto& [msg, list] : t.rules) {
-        if (msg != "*") alphabet.insert(msg);
-        rows += list.size();
-      }
-    const std::size_t cells = tables.size() * std::max<std::size_t>(alphabet.size(), 1);
+      for (const auto& [msg, list] : t.rules) rows += list.size();
+    const std::size_t cells = tables.size() * std::max<std::size_t>(messages.size(), 1);
     if (tables.size() > limits::max_states)
       r.fail(mp + "/states", std::to_string(tables.size()) + " states", "more states than the limit of " + std::to_string(limits::max_states));
-    if (alphabet.size() > limits::max_messages)
-      r.fail(mp + "/messages", std::to_string(alphabet.size()) + " messages", "more messages than the limit of " + std::to_string(limits::max_messages));
+    if (messages.size() > limits::max_messages)
+      r.fail(mp + "/messages", std::to_string(messages.size()) + " messages", "more messages than the limit of " + std::to_string(limits::max_messages));
     if (cells > limits::max_table_cells)
       r.fail(mp + "/states", std::to_string(cells) + " state-message cells", "the transition table would exceed the limit of " +
              std::to_string(limits::max_table_cells) + " cells (states x messages)");
@@ -347,50 +294,11 @@ Built read_table(const Reader& r, const Json& m, const std::string& mp, const Ne
     // every table problem is caught above; this re-anchors anything the constructor adds later
     throw Error(r.source(), mp + "/" + e.field(), e.value(), e.why());
   }
-
-  // initial laws
-  const Json& init = r.member(m, mp, "initial");
-  auto state_of = [&](const Json& v, const std::string& path) {
-    const std::string s = r.string(v, path);
-    if (!names.count(s)) r.fail(path, s, "unknown state (not a key of " + mp + "/states)");
-    return mech->state_id(s);
-  };
-  auto law_of = [&](const Json& v, const std::string& path) {
-    InitialLaw law;
-    if (v.is_string()) {
-      law.push_back({state_of(v, path), Rational(1)});
-      return law;
-    }
-    r.object(v, path);
-    Rational total = 0;
-    for (const auto& [s, p] : v.items()) {
-      const std::string lp = path + "/" + segment(s);
-      if (!names.count(s)) r.fail(lp, s, "unknown state (not a key of " + mp + "/states)");
-      Rational x = r.probability(p, lp);
-      if (sgn(x) < 0) r.fail(lp, to_string(x), "probabilities must be non-negative");
-      total += x;
-      if (sgn(x) > 0) law.push_back({mech->state_id(s), x});
-    }
-    if (total != 1) r.fail(path, to_string(total), "the initial law must sum to exactly 1");
-    return law;
-  };
   Built b;
-  if (n.is_static()) {
-    r.object(init, mp + "/initial");
-    for (const auto& [k, v] : init.items())
-      if (k != n.worlds[0] && k != n.worlds[1])
-        r.fail(mp + "/initial/" + segment(k), k, "not one of the worlds named in /neighbours/worlds");
-    for (int w = 0; w < 2; ++w) {
-      const std::string ip = mp + "/initial/" + segment(n.worlds[w]);
-      auto it = init.find(n.worlds[w]);
-      if (it == init.end()) r.fail(mp + "/initial", "", "missing the initial state of world \"" + n.worlds[w] + "\"");
-      b.initial[w] = law_of(*it, ip);
-    }
-  } else {
-    b.initial[0] = law_of(init, mp + "/initial");
-    b.initial[1] = b.initial[0];
-  }
+  for (int w = 0; w < 2; ++w)
+    for (const auto& [s, p] : laws[w]) b.initial[w].push_back({mech->state_id(s), p});
   b.mechanism = mech;
+  r.table(SpecTable{mp, mech, b.initial, missing_invalid});
   return b;
 }
 
@@ -439,16 +347,10 @@ Built read_concurrent(const Reader& r, const Json& m, const std::string& mp, con
 }
 
 Rational read_parameter(const Reader& r, const Json& obj, const std::string& path, const std::string& key, const Rational& lo) {
+  const std::string kp = path + "/" + key;
   const Json& v = r.member(obj, path, key);
-  if (v.is_number_integer()) return r.probability(v, path + "/" + key) ;
-  const std::string text = r.string(v, path + "/" + key);
-  Rational x;
-  try {
-    x = parse_rational(text, key.c_str());
-  } catch (const Error& e) {
-    r.fail(path + "/" + key, text, e.why());
-  }
-  if (x < lo) r.fail(path + "/" + key, text, "must be at least " + to_string(lo));
+  const Rational x = r.exact(v, kp);
+  if (x < lo) r.fail(kp, shown(v), "must be at least " + to_string(lo));
   return x;
 }
 
@@ -505,7 +407,7 @@ Built read_launch(const Reader& r, const Json& m, const std::string& mp, const N
     if (e.contains("renyi_moment")) entry.parameters.renyi_moment = read_parameter(r, e, ep, "renyi_moment", Rational(1));
     const Neighbours en = e.contains("neighbours") ? read_neighbours(r, e["neighbours"], ep + "/neighbours") : n;
     if (en.is_static() && en.worlds != n.worlds) r.fail(ep + "/neighbours/worlds", en.worlds[0], "a static menu entry uses the top-level worlds");
-    Built b = read_mechanism(r, r.member(e, ep, "mechanism"), ep + "/mechanism", en, pair_messages(en), entry.name);
+    Built b = read_mechanism(r, r.member(e, ep, "mechanism"), ep + "/mechanism", en, en.messages(), entry.name);
     if (b.verifier) r.fail(ep + "/mechanism/type", "", "a launch composition cannot be a menu entry");
     entry.game.name = entry.name;
     entry.game.mechanism = b.mechanism;
@@ -550,7 +452,7 @@ Built read_launch(const Reader& r, const Json& m, const std::string& mp, const N
 /// `"type": "postprocess"`: P∘*M with a table post-processor (compose/postprocess.hpp).
 Built read_postprocess(const Reader& r, const Json& m, const std::string& mp, const Neighbours& n, const std::string& name) {
   r.only_keys(m, mp, {"type", "processor", "mechanism"});
-  if (!n.is_static()) r.fail("/neighbours/type", n.type, "post-processing is supported with static neighbours only");
+  if (!n.is_static()) r.fail("/neighbours/type", n.type_name(), "post-processing is supported with static neighbours only");
   Built inner = read_mechanism(r, r.member(m, mp, "mechanism"), mp + "/mechanism", n, {}, name + " (inner)");
   if (inner.verifier) r.fail(mp + "/mechanism/type", "", "post-processing of a launch composition is not supported in spec files");
   const std::string pp = mp + "/processor";
@@ -622,67 +524,53 @@ Built read_mechanism(const Reader& r, const Json& v, const std::string& mp, cons
 
 /// The verifier of the top-level (or a menu entry's) neighbours over @p mech's messages.
 std::shared_ptr<const Verifier> top_level_verifier(const Reader& r, const Neighbours& n, const InteractiveMechanism& mech) {
-  if (n.is_static()) return std::make_shared<StaticVerifier>(mech.messages().size());
-  auto pair_of = [&](const std::pair<std::string, std::string>& p) {
-    const auto a = mech.message_id(p.first), b = mech.message_id(p.second);
-    if (!a || !b) r.fail("/neighbours", !a ? p.first : p.second, "not a message of the mechanism");
-    return MessagePair{*a, *b};
-  };
-  if (n.type == "pairs") {
-    std::vector<MessagePair> pairs;
-    for (const auto& p : n.allowed) pairs.push_back(pair_of(p));
-    return std::make_shared<PairsVerifier>(std::move(pairs), n.max_differing);
+  try {
+    return n.verifier(mech, r.source());
+  } catch (const Error& e) {
+    r.fail(n.pointer.empty() ? "/neighbours" : n.pointer, e.value(), e.why());
   }
-  std::vector<std::string> names;
-  for (const auto& [name, edges] : n.automaton) names.push_back(name);
-  auto index = [&](const std::string& name) {
-    return static_cast<VerifierState>(std::find(names.begin(), names.end(), name) - names.begin());
-  };
-  std::vector<std::vector<AutomatonVerifier::Edge>> edges;
-  for (const auto& [name, list] : n.automaton) {
-    edges.emplace_back();
-    for (const auto& e : list) edges.back().push_back({pair_of(e.pair), index(e.next)});
-  }
-  return std::make_shared<AutomatonVerifier>(names, index(n.automaton_initial), std::move(edges));
 }
 
 }  // namespace
 
-Game parse_spec(std::string_view text, const std::string& source) {
-  Reader r(source);
-  Json doc;
-  if (text.size() > limits::max_input_bytes)
-    throw Error(source, "", std::to_string(text.size()) + " bytes", "the spec is larger than the limit of " +
-                std::to_string(limits::max_input_bytes) + " bytes (limits.hpp)");
-  try {
-    doc = Json::parse(text.begin(), text.end());
-  } catch (const nlohmann::json::exception& e) {  // parse_error, and out_of_range for huge numbers
-    throw Error(source, "", "", std::string("not valid JSON: ") + e.what());
-  }
+namespace {
+
+Game read_document(const Reader& r, const Json& doc, const std::string& source) {
   r.object(doc, "");
-  r.only_keys(doc, "", {"format", "name", "horizon", "neighbours", "mechanism"});
+  r.only_keys(doc, "", {"format", "name", "horizon", "max_horizon", "neighbours", "mechanism"});
   const std::string format = r.string(r.member(doc, "", "format"), "/format");
   if (format != "exactdp/1") r.fail("/format", format, "unsupported format (this version reads \"exactdp/1\")");
   Game g;
   g.name = doc.contains("name") ? r.string(doc["name"], "/name") : source;
-  if (auto it = doc.find("mechanism"); it != doc.end() && it->is_object() && it->value("type", Json()) == Json("library"))
-    return parse_library_spec(r, doc, g.name);
-  const auto horizon = r.natural(r.member(doc, "", "horizon"), "/horizon");
-  if (horizon < 1 || horizon > limits::max_horizon) r.fail("/horizon", shown(doc["horizon"]), "the horizon must be between 1 and 100000");
-  g.horizon = static_cast<unsigned>(horizon);
-  const Neighbours n = read_neighbours(r, r.member(doc, "", "neighbours"));
-  g.world_names = n.worlds;
-
-  Built built = read_mechanism(r, r.member(doc, "", "mechanism"), "/mechanism", n, pair_messages(n), g.name);
-  g.mechanism = built.mechanism;
-  g.initial = built.initial;
-  if (built.verifier) {
-    // launch compositions carry their own verifier (compose/launch.hpp); the top level names the worlds
-    if (!n.is_static())
-      r.fail("/neighbours/type", n.type, "a launch composition (parallel, filter, odometer) takes static top-level neighbours that name the worlds; give each menu entry its own \"neighbours\"");
-    g.verifier = built.verifier;
+  std::optional<unsigned> max_horizon;
+  if (auto it = doc.find("max_horizon"); it != doc.end())
+    max_horizon = static_cast<unsigned>(r.integer(*it, "/max_horizon", 1, limits::max_horizon));
+  if (auto it = doc.find("mechanism"); it != doc.end() && it->is_object() && it->value("type", Json()) == Json("library")) {
+    g = parse_library_spec(r, doc, g.name);
   } else {
-    g.verifier = top_level_verifier(r, n, *g.mechanism);
+    const auto horizon = r.natural(r.member(doc, "", "horizon"), "/horizon");
+    if (horizon < 1 || horizon > limits::max_horizon) r.fail("/horizon", shown(doc["horizon"]), "the horizon must be between 1 and 100000");
+    g.horizon = static_cast<unsigned>(horizon);
+    const Neighbours n = read_neighbours(r, r.member(doc, "", "neighbours"));
+    g.world_names = n.world_names();
+
+    Built built = read_mechanism(r, r.member(doc, "", "mechanism"), "/mechanism", n, n.messages(), g.name);
+    g.mechanism = built.mechanism;
+    g.initial = built.initial;
+    if (built.verifier) {
+      // launch compositions carry their own verifier (compose/launch.hpp); the top level names the worlds
+      if (!n.is_static())
+        r.fail("/neighbours/type", n.type_name(), "a launch composition (parallel, filter, odometer) takes static top-level neighbours that name the worlds; give each menu entry its own \"neighbours\"");
+      g.verifier = built.verifier;
+    } else {
+      g.verifier = top_level_verifier(r, n, *g.mechanism);
+    }
+  }
+  if (max_horizon) {
+    if (g.horizon > *max_horizon)
+      r.fail("/horizon", std::to_string(g.horizon),
+             "the horizon exceeds the spec's \"max_horizon\" of " + std::to_string(*max_horizon) + " (the file is exact only up to it)");
+    g.max_horizon = max_horizon;
   }
   try {
     g.validate();
@@ -690,6 +578,37 @@ Game parse_spec(std::string_view text, const std::string& source) {
     throw e.in(source);
   }
   return g;
+}
+
+}  // namespace
+
+SpecReading read_spec(std::string_view text, const std::string& source) {
+  SpecReading out;
+  try {
+    const Reader r(source, out);
+    const Json doc = io::parse_json(text, source, "spec");
+    Game g = read_document(r, doc, source);
+    if (out.errors.empty()) out.game = std::move(g);
+  } catch (const StopReading&) {
+  } catch (const Error& e) {
+    // the error that stopped the reading comes first: the ones recorded before it may be its echo
+    out.errors.insert(out.errors.begin(), e);
+    out.error_codes.insert(out.error_codes.begin(), e.why().find("key is repeated") != std::string::npos ? "repeated-key" : "invalid");
+  }
+  if (!out.errors.empty()) out.game.reset();
+  return out;
+}
+
+Game parse_spec(std::string_view text, const std::string& source) {
+  SpecReading reading = read_spec(text, source);
+  if (!reading.errors.empty()) {
+    const Error& first = reading.errors.front();
+    if (reading.errors.size() == 1) throw first;
+    throw Error(first.where(), first.field(), first.value(),
+                first.why() + " (and " + std::to_string(reading.errors.size() - 1) + " more error" +
+                    (reading.errors.size() > 2 ? "s" : "") + "; exactdp lint lists them all)");
+  }
+  return std::move(*reading.game);
 }
 
 Game load_spec_file(const std::filesystem::path& file) {

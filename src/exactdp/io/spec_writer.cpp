@@ -103,6 +103,8 @@ std::string write(const Game& game, const Listing& l, const SpecWriteOptions& op
                      " only: states first reached at that round are written halted, so this file is exact for horizons up to " +
                      std::to_string(game.horizon) + " and not beyond";
   doc["horizon"] = game.horizon;
+  if (exact_up_to_horizon_only) doc["max_horizon"] = game.horizon;
+  else if (game.max_horizon) doc["max_horizon"] = *game.max_horizon;
   doc["neighbours"] = neighbours_json(l.neighbours);
   doc["mechanism"] = std::move(mech);
   return doc.dump(options.indent > 0 ? options.indent : -1) + "\n";

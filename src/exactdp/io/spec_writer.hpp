@@ -28,8 +28,9 @@ struct SpecWriteOptions {
 
 /// Writes an explored Mechanism with its own state names and neighbouring relation. A mechanism
 /// explored with ExploreOptions::up_to_horizon whose state space is not closed is written with
-/// its unexpanded states halted (`{}`) and a `"comment"` saying that the file is exact only up to
-/// the horizon.
+/// its unexpanded states halted (`{}`), a `"comment"` saying that the file is exact only up to
+/// the horizon, and `"max_horizon"` set to that horizon, so that the loader and the engine refuse
+/// an analysis at a larger horizon (Game::max_horizon).
 std::string write_spec(const Mechanism& mechanism, const SpecWriteOptions& options = {});
 
 /// Writes any game whose mechanism has finitely many reachable states: the states reachable from

@@ -40,6 +40,7 @@ std::string LikelihoodTree::describe(std::size_t node) const {
 LikelihoodTree likelihood_tree(const Game& game, std::optional<unsigned> horizon, std::uint64_t max_nodes) {
   game.validate();
   const unsigned T = horizon.value_or(game.horizon);
+  game.check_horizon(T);  // a spec exact only up to max_horizon (Game::max_horizon)
   const auto& mech = *game.mechanism;
   const auto& ver = *game.verifier;
   using Belief = std::map<StateId, Rational>;
