@@ -178,7 +178,55 @@ def _truth_text(x):
     return f"= {_show(t, 12)}" + (" (exact)" if x["how"].startswith("exact") else "")
 
 
-def run(accountants, grid, out, exactdp_bin=None, log=print, grid_resolution=1024, grid_points=40000):
+# --- running the claims as tasks (exactdp.distributed: --serial, --scheduler, --results) ----------
+def _audit_one(doc, exactdp_bin, grid_resolution, grid_points):
+    """One task: the results of a claims document holding a single claim."""
+    if not exactdp_bin:
+        return _audit(doc, None, None, grid_resolution, grid_points)
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "claim.json")
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(doc, f)
+        return _audit(doc, path, exactdp_bin, grid_resolution, grid_points)
+
+
+def _audit_as_tasks(doc, exactdp_bin, grid_resolution, grid_points, executor):
+    """The results of ``_audit(doc, ...)``, each claim audited as one task of ``executor``, in the
+    document's order. A claim whose audit failed stops the run (as the serial audit would) after
+    every other claim has finished, with one line per failure: task key, claim, exception."""
+    from .distributed import Task, TaskError
+
+    via = "cli" if exactdp_bin else "module"
+    tasks = [Task.of("audit", {"accountant": doc.get("accountant"), "claim": c, "grid_resolution": grid_resolution,
+                               "grid_points": grid_points, "via": via},
+                     {**doc, "claims": [c]}, exactdp_bin, grid_resolution, grid_points) for c in doc["claims"]]
+    outcomes = executor.run(_audit_one, tasks)
+    failed = [o for o in outcomes if isinstance(o, TaskError)]
+    if failed:
+        raise RuntimeError(f"{len(failed)} of {len(tasks)} claims could not be audited:\n" +
+                           "\n".join(str(e) for e in failed))
+    return [r for rs in outcomes for r in rs]
+
+
+def _executor(args, parser):
+    """The executor of --serial/--scheduler/--results: an embedded LocalCluster by default; None
+    (the audit in this process, as before) when dask.distributed is not installed and no option
+    asks for it."""
+    from . import distributed
+
+    if not (args.serial or args.scheduler):
+        try:
+            import distributed as _  # noqa: F401
+        except ImportError:
+            print("dask.distributed is not installed (pip install 'exactdp[distributed]'): auditing in this process",
+                  file=sys.stderr)
+            return None if not args.results else distributed.Executor(distributed.SERIAL, results=args.results)
+    return distributed.executor_from_args(args, parser)
+
+
+def run(accountants, grid, out, exactdp_bin=None, log=print, grid_resolution=1024, grid_points=40000, executor=None):
     os.makedirs(out, exist_ok=True)
     from .adapters import _common as C
 
@@ -211,7 +259,8 @@ def run(accountants, grid, out, exactdp_bin=None, log=print, grid_resolution=102
         with open(path, "w", encoding="utf-8") as f:
             json.dump(doc, f, indent=1)
         t1 = time.time()
-        results = _audit(doc, path, exactdp_bin, grid_resolution, grid_points)
+        results = (_audit(doc, path, exactdp_bin, grid_resolution, grid_points) if executor is None
+                   else _audit_as_tasks(doc, exactdp_bin, grid_resolution, grid_points, executor))
         t2 = time.time()
         claims = {c["id"]: c for c in doc["claims"]}
         rows = []
@@ -319,13 +368,21 @@ def main(argv=None):
                     help="highest resolution of the grid brackets (points per deviation of the loss; default 1024)")
     ap.add_argument("--grid-points", type=int, default=40000,
                     help="size budget of the grid brackets: no refinement beyond laws of half this many points")
+    from . import distributed
+
+    distributed.add_arguments(ap)
     args = ap.parse_args(argv)
     names = list(ADAPTERS) if args.accountants == "all" else [a.strip() for a in args.accountants.split(",")]
     for n in names:
         if n not in ADAPTERS:
             ap.error(f"unknown accountant {n!r} (expected one of {', '.join(ADAPTERS)})")
-    _, unsound = run(names, args.grid, args.out, args.exactdp_bin, grid_resolution=args.grid_resolution,
-                     grid_points=args.grid_points)
+    executor = _executor(args, ap)
+    try:
+        _, unsound = run(names, args.grid, args.out, args.exactdp_bin, grid_resolution=args.grid_resolution,
+                         grid_points=args.grid_points, executor=executor)
+    finally:
+        if executor is not None:
+            executor.close()
     print(f"report: {os.path.join(args.out, 'report.md')}")
     return 1 if unsound else 0
 
