@@ -179,17 +179,23 @@ def _truth_text(x):
 
 
 # --- running the claims as tasks (exactdp.distributed: --serial, --scheduler, --results) ----------
-def _audit_one(doc, exactdp_bin, grid_resolution, grid_points):
-    """One task: the results of a claims document holding a single claim."""
-    if not exactdp_bin:
-        return _audit(doc, None, None, grid_resolution, grid_points)
-    import tempfile
+def _audit_one(doc, index, exactdp_bin, grid_resolution, grid_points):
+    """One task: the results of a claims document holding a single claim, the ``index``-th of its
+    document (an error's JSON pointer /claims/0 is rewritten to name it)."""
+    try:
+        if not exactdp_bin:
+            return _audit(doc, None, None, grid_resolution, grid_points)
+        import tempfile
 
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "claim.json")
-        with open(path, "w", encoding="utf-8") as f:
-            json.dump(doc, f)
-        return _audit(doc, path, exactdp_bin, grid_resolution, grid_points)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "claim.json")
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump(doc, f)
+            return _audit(doc, path, exactdp_bin, grid_resolution, grid_points)
+    except Exception as e:
+        if "/claims/0" not in str(e):
+            raise
+        raise RuntimeError(str(e).replace("/claims/0", f"/claims/{index}")) from None
 
 
 def _audit_as_tasks(doc, exactdp_bin, grid_resolution, grid_points, executor):
@@ -201,7 +207,8 @@ def _audit_as_tasks(doc, exactdp_bin, grid_resolution, grid_points, executor):
     via = "cli" if exactdp_bin else "module"
     tasks = [Task.of("audit", {"accountant": doc.get("accountant"), "claim": c, "grid_resolution": grid_resolution,
                                "grid_points": grid_points, "via": via},
-                     {**doc, "claims": [c]}, exactdp_bin, grid_resolution, grid_points) for c in doc["claims"]]
+                     {**doc, "claims": [c]}, i, exactdp_bin, grid_resolution, grid_points)
+             for i, c in enumerate(doc["claims"])]
     outcomes = executor.run(_audit_one, tasks)
     failed = [o for o in outcomes if isinstance(o, TaskError)]
     if failed:
