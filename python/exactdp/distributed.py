@@ -143,8 +143,19 @@ class TaskError:
         return {"error": self.error, "message": self.message, "traceback": self.traceback}
 
 
-def _short_params(params, limit=300):
-    text = ", ".join(f"{k}={v}" for k, v in params.items())
+def _plain(value):
+    """Parameters as plain JSON for messages: fractions as "p/q", tuples as lists."""
+    if isinstance(value, Fraction):
+        return f"{value.numerator}/{value.denominator}"
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    return value if value is None or isinstance(value, (bool, int, float, str)) else repr(value)
+
+
+def _short_params(params, limit=400):
+    text = ", ".join(f"{k}={json.dumps(_plain(v), ensure_ascii=False)}" for k, v in params.items())
     return text if len(text) <= limit else text[:limit] + "…"
 
 
@@ -155,6 +166,16 @@ def _call(fn, args):
         return True, fn(*args)
     except Exception as e:  # noqa: BLE001 - a failing task is reported, never fatal to the others
         return False, (type(e).__name__, str(e), traceback.format_exc())
+
+
+def _call_pickled(blob):
+    """``_call`` on a task sent as one cloudpickle blob: cloudpickle, unlike the plain pickle Dask
+    tries first on a task's arguments, sends by value the functions of ``__main__`` and of modules
+    registered with ``cloudpickle.register_pickle_by_value`` wherever they sit in the arguments."""
+    import cloudpickle
+
+    fn, args = cloudpickle.loads(blob)
+    return _call(fn, args)
 
 
 # ------------------------------------------------------------------------------ checkpoint
@@ -224,7 +245,7 @@ class Executor:
                 import logging
 
                 self._cluster = LocalCluster(n_workers=n_workers or os.cpu_count() or 1, threads_per_worker=1,
-                                             processes=True, memory_limit=memory_limit, dashboard_address=None,
+                                             processes=True, memory_limit=memory_limit, dashboard_address=":0",
                                              silence_logs=logging.ERROR)
                 self._client = Client(self._cluster)
             else:
@@ -272,6 +293,7 @@ class Executor:
             for i in todo:
                 out[i] = self._finish(tasks[i], *_call(fn, tasks[i].args))
             return out
+        import cloudpickle
         from distributed import as_completed
 
         token = uuid.uuid4().hex[:8]  # Dask keys unique to this run: another client's tasks never mix in
@@ -280,7 +302,8 @@ class Executor:
         for i in todo:
             dkey = f"{tasks[i].key}-{token}"
             index[dkey] = i
-            futures.append(self._client.submit(_call, fn, tasks[i].args, key=dkey, pure=False, retries=0))
+            blob = cloudpickle.dumps((fn, tasks[i].args))
+            futures.append(self._client.submit(_call_pickled, blob, key=dkey, pure=False, retries=0))
         for fut in as_completed(futures):
             i = index[fut.key]
             if fut.status == "finished":
