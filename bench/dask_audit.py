@@ -36,7 +36,14 @@ def timed_run(accountants, grid, out, executor_factory):
         ex.close()
     total = time.perf_counter() - t0
     claims = sum(len(a.get("results", [])) for a in report["accountants"].values())
-    return {"total": total, "start": t_start, "claims_n": claims, **phases}
+    return {"total": total, "start": t_start, "claims_n": claims, "batches": ex.batches, **phases}
+
+
+def bound(batches, workers):
+    """The least audit time on ``workers`` workers of the claims timed serially, accountant after
+    accountant (run() audits one accountant's claims at a time): per batch, the larger of its
+    longest claim and its total over the workers."""
+    return sum(max(max(b, default=0), sum(b) / workers) for b in batches)
 
 
 def masked(path):
@@ -67,6 +74,10 @@ def main():
         print(f"| {name} | {r['total']:.1f} s | {r['start']:.1f} s | {r['claims']:.1f} s | {r['audit']:.1f} s |")
     print(f"ratio cluster / serial: wall {dask['total'] / serial['total']:.2f}, "
           f"audit phase {dask['audit'] / max(serial['audit'], 1e-9):.2f}")
+    tasks = sum(sum(b) for b in serial["batches"])
+    print(f"serial claim audits {tasks:.1f} s in all; the longest claims bound the audit phase on "
+          f"{args.workers} workers to at least {bound(serial['batches'], args.workers):.1f} s "
+          f"(ratio >= {bound(serial['batches'], args.workers) / max(tasks, 1e-9):.2f})")
     print("reports equal apart from timings:", same)
     return 0 if same else 1
 

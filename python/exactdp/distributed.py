@@ -41,6 +41,7 @@ import json
 import math
 import os
 import sys
+import time
 import traceback
 import uuid
 from dataclasses import dataclass, field
@@ -162,10 +163,11 @@ def _short_params(params, limit=400):
 def _call(fn, args):
     """Runs a task and turns an exception into data, so failures look the same serially and on Dask
     (and an exception that does not pickle, such as a compiled module's, still arrives)."""
+    started = time.perf_counter()
     try:
-        return True, fn(*args)
+        return True, fn(*args), time.perf_counter() - started
     except Exception as e:  # noqa: BLE001 - a failing task is reported, never fatal to the others
-        return False, (type(e).__name__, str(e), traceback.format_exc())
+        return False, (type(e).__name__, str(e), traceback.format_exc()), time.perf_counter() - started
 
 
 def _call_pickled(blob):
@@ -252,6 +254,11 @@ class Executor:
                 self._client = Client(scheduler, timeout="30s")
             self._own_client = True
         self._checkpoint = Checkpoint(results, self._log) if results else None
+        #: wall seconds of each task run by this executor, measured where it ran (None when its
+        #: worker died); timings only, never part of a result
+        self.seconds = {}
+        #: for each call of run(), the seconds of the tasks it ran (not those read from the results file)
+        self.batches = []
 
     @property
     def serial(self):
@@ -292,6 +299,7 @@ class Executor:
         if self._client is None:
             for i in todo:
                 out[i] = self._finish(tasks[i], *_call(fn, tasks[i].args))
+            self.batches.append([self.seconds[tasks[i].key] for i in todo])
             return out
         import cloudpickle
         from distributed import as_completed
@@ -311,11 +319,13 @@ class Executor:
             else:  # the task never returned: its worker died (KilledWorker) or it was cancelled
                 exc = fut.exception()
                 tb = "".join(traceback.format_tb(fut.traceback())) if fut.traceback() is not None else ""
-                out[i] = self._finish(tasks[i], False, (type(exc).__name__, str(exc), tb))
+                out[i] = self._finish(tasks[i], False, (type(exc).__name__, str(exc), tb), None)
             fut.release()
+        self.batches.append([self.seconds[tasks[i].key] for i in todo])
         return out
 
-    def _finish(self, task, ok, value):
+    def _finish(self, task, ok, value, seconds):
+        self.seconds[task.key] = seconds
         if not ok:
             value = TaskError(task.key, task.params, *value)
             self._log(str(value))
