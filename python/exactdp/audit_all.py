@@ -179,42 +179,65 @@ def _truth_text(x):
 
 
 # --- running the claims as tasks (exactdp.distributed: --serial, --scheduler, --results) ----------
-def _audit_one(doc, index, exactdp_bin, grid_resolution, grid_points):
-    """One task: the results of a claims document holding a single claim, the ``index``-th of its
-    document (an error's JSON pointer /claims/0 is rewritten to name it)."""
+def _audit_one(doc, indices, exactdp_bin, grid_resolution, grid_points):
+    """One task: the results of a claims document holding some claims of a larger one, whose
+    places there are ``indices`` (an error's JSON pointer /claims/j is rewritten to name it)."""
     try:
         if not exactdp_bin:
             return _audit(doc, None, None, grid_resolution, grid_points)
         import tempfile
 
         with tempfile.TemporaryDirectory() as tmp:
-            path = os.path.join(tmp, "claim.json")
+            path = os.path.join(tmp, "claims.json")
             with open(path, "w", encoding="utf-8") as f:
                 json.dump(doc, f)
             return _audit(doc, path, exactdp_bin, grid_resolution, grid_points)
     except Exception as e:
-        if "/claims/0" not in str(e):
+        import re
+
+        text = re.sub(r"/claims/(\d+)", lambda m: f"/claims/{indices[int(m.group(1))]}", str(e))
+        if text == str(e):
             raise
-        raise RuntimeError(str(e).replace("/claims/0", f"/claims/{index}")) from None
+        raise RuntimeError(text) from None
+
+
+# the fields of a claim that only say where its mechanism is queried: claims equal but for them
+# share the grid laws the audit caches in its process (amplification/grid_bracket.cpp)
+_QUERY_FIELDS = ("id", "delta", "epsilon", "claimed_epsilon", "claimed_delta", "accountant", "comment")
 
 
 def _audit_as_tasks(doc, exactdp_bin, grid_resolution, grid_points, executor):
-    """The results of ``_audit(doc, ...)``, each claim audited as one task of ``executor``, in the
-    document's order. A claim whose audit failed stops the run (as the serial audit would) after
-    every other claim has finished, with one line per failure: task key, claim, exception."""
+    """The results of ``_audit(doc, ...)``, the claims audited as tasks of ``executor``, in the
+    document's order. Claims that differ only in where the mechanism is queried form one task, and
+    tasks of the same mechanism and sampling (any number of uses) go to the same worker, so the
+    audit's per-process cache of composed laws serves them as in a serial run. A task whose audit
+    failed stops the run (as the serial audit would) after every other task has finished, with one
+    line per failure: task key, claims, exception."""
     from .distributed import Task, TaskError
 
+    def without(c, fields):
+        return json.dumps({k: v for k, v in c.items() if k not in fields}, sort_keys=True)
+    groups = {}
+    for i, c in enumerate(doc["claims"]):
+        groups.setdefault(without(c, _QUERY_FIELDS), []).append(i)
     via = "cli" if exactdp_bin else "module"
-    tasks = [Task.of("audit", {"accountant": doc.get("accountant"), "claim": c, "grid_resolution": grid_resolution,
-                               "grid_points": grid_points, "via": via},
-                     {**doc, "claims": [c]}, i, exactdp_bin, grid_resolution, grid_points)
-             for i, c in enumerate(doc["claims"])]
+    tasks = []
+    for indices in groups.values():
+        claims = [doc["claims"][i] for i in indices]
+        tasks.append(Task.of("audit", {"accountant": doc.get("accountant"), "claims": claims,
+                                       "grid_resolution": grid_resolution, "grid_points": grid_points, "via": via},
+                             {**doc, "claims": claims}, indices, exactdp_bin, grid_resolution, grid_points,
+                             affinity=without(claims[0], _QUERY_FIELDS + ("times",))))
     outcomes = executor.run(_audit_one, tasks)
     failed = [o for o in outcomes if isinstance(o, TaskError)]
     if failed:
-        raise RuntimeError(f"{len(failed)} of {len(tasks)} claims could not be audited:\n" +
+        raise RuntimeError(f"{len(failed)} of {len(tasks)} tasks ({len(doc['claims'])} claims) could not be audited:\n" +
                            "\n".join(str(e) for e in failed))
-    return [r for rs in outcomes for r in rs]
+    results = [None] * len(doc["claims"])
+    for indices, rs in zip(groups.values(), outcomes):
+        for i, r in zip(indices, rs):
+            results[i] = r
+    return results
 
 
 def _executor(args, parser):

@@ -116,15 +116,19 @@ def stable_key(name, params):
 @dataclass(frozen=True)
 class Task:
     """One unit of work: ``fn(*args)`` under the stable ``key``; ``params`` (a dict of JSON-able
-    values) say in failures and in the results file what the task is about."""
+    values) say in failures and in the results file what the task is about. ``affinity``: tasks
+    with the same affinity string are sent to the same worker when it is alive (a hash of the
+    string picks it), so a cache inside the worker process serves all of them; it never changes a
+    result, only where the work is done."""
     key: str
     params: dict
     args: tuple = ()
+    affinity: str = None
 
     @classmethod
-    def of(cls, name, params, *args):
+    def of(cls, name, params, *args, affinity=None):
         """A task keyed ``stable_key(name, params)``."""
-        return cls(stable_key(name, params), params, args)
+        return cls(stable_key(name, params), params, args, affinity)
 
 
 @dataclass(frozen=True)
@@ -305,13 +309,18 @@ class Executor:
         from distributed import as_completed
 
         token = uuid.uuid4().hex[:8]  # Dask keys unique to this run: another client's tasks never mix in
+        workers = sorted(self._client.scheduler_info()["workers"]) if any(tasks[i].affinity for i in todo) else []
         index = {}
         futures = []
         for i in todo:
             dkey = f"{tasks[i].key}-{token}"
             index[dkey] = i
             blob = cloudpickle.dumps((fn, tasks[i].args))
-            futures.append(self._client.submit(_call_pickled, blob, key=dkey, pure=False, retries=0))
+            where = {}
+            if tasks[i].affinity and workers:
+                h = int(hashlib.sha256(tasks[i].affinity.encode("utf-8")).hexdigest(), 16)
+                where = {"workers": [workers[h % len(workers)]], "allow_other_workers": True}
+            futures.append(self._client.submit(_call_pickled, blob, key=dkey, pure=False, retries=0, **where))
         for fut in as_completed(futures):
             i = index[fut.key]
             if fut.status == "finished":

@@ -222,12 +222,15 @@ def test_audit_claims_as_tasks_equal_the_whole_document(cluster):
     whole = exactdp.audit(CLAIMS)
     assert [r["verdict"] for r in whole] == ["sound", "unsound", "sound", "unsound"]  # as test_exactdp.py
     for scheduler in ("serial", cluster):
-        assert audit_all._audit_as_tasks(CLAIMS, None, 1024, 40000, Executor(scheduler)) == whole
+        ex = Executor(scheduler)
+        assert audit_all._audit_as_tasks(CLAIMS, None, 1024, 40000, ex) == whole
+        # "sound" and "unsound" differ only in the claimed epsilon: one task for both
+        assert len(ex.batches) == 1 and len(ex.batches[0]) == 3
 
 
 def test_a_bad_claim_is_named_by_its_place_in_the_document():
     bad = dict(CLAIMS, claims=CLAIMS["claims"][:2] + [dict(CLAIMS["claims"][2], sampling="poisson:q=2")])
-    with pytest.raises(RuntimeError, match=r"1 of 3 claims .*\n.*/claims/2/sampling"):
+    with pytest.raises(RuntimeError, match=r"1 of 2 tasks \(3 claims\) .*\n.*/claims/2/sampling"):
         audit_all._audit_as_tasks(bad, None, 1024, 40000, Executor("serial", log=lambda m: None))
 
 
