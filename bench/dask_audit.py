@@ -36,14 +36,18 @@ def timed_run(accountants, grid, out, executor_factory):
         ex.close()
     total = time.perf_counter() - t0
     claims = sum(len(a.get("results", [])) for a in report["accountants"].values())
-    return {"total": total, "start": t_start, "claims_n": claims, "batches": ex.batches, **phases}
+    # per run() call (one accountant): the CPU seconds of its tasks in each process
+    batches = [[(ex.cpu_seconds[k], ex.process[k]) for k in b] for b in ex.batches]
+    cpu = sum(c for b in batches for c, _ in b)
+    span = sum(max((sum(c for c, p in b if p == q) for q in {p for _, p in b}), default=0) for b in batches)
+    return {"total": total, "start": t_start, "claims_n": claims, "batches": batches, "cpu": cpu, "span": span, **phases}
 
 
 def bound(batches, workers):
-    """The least audit time on ``workers`` workers of the claims timed serially, accountant after
-    accountant (run() audits one accountant's claims at a time): per batch, the larger of its
-    longest claim and its total over the workers."""
-    return sum(max(max(b, default=0), sum(b) / workers) for b in batches)
+    """The least audit CPU time on ``workers`` workers of tasks timed serially, one accountant
+    after the other (run() audits one accountant's claims at a time): per accountant, the larger
+    of its longest task and its total over the workers."""
+    return sum(max(max((c for c, _ in b), default=0), sum(c for c, _ in b) / workers) for b in batches)
 
 
 def masked(path):
@@ -57,27 +61,46 @@ def main():
     ap.add_argument("--grid", default="small", choices=("ci", "small", "full"))
     ap.add_argument("--accountants", default="all")
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="pairs of runs, alternating the order (serial first, then cluster first, ...)")
     args = ap.parse_args()
     if hasattr(sys, "set_int_max_str_digits"):
         sys.set_int_max_str_digits(0)
     names = list(audit_all.ADAPTERS) if args.accountants == "all" else args.accountants.split(",")
+    rows, same = [], True
     with tempfile.TemporaryDirectory() as tmp:
-        serial = timed_run(names, args.grid, os.path.join(tmp, "serial"), lambda: Executor(SERIAL))
-        dask = timed_run(names, args.grid, os.path.join(tmp, "dask"),
-                         lambda: Executor(None, n_workers=args.workers))
-        same = masked(os.path.join(tmp, "serial", "report.md")) == masked(os.path.join(tmp, "dask", "report.md"))
-    print(f"audit of {', '.join(names)} on grid {args.grid!r}: {serial['claims_n']} claims; "
-          f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
-    print("| run | wall total | cluster start | producing claims | auditing claims |")
-    print("|---|---|---|---|---|")
-    for name, r in (("serial", serial), (f"LocalCluster, {args.workers} workers", dask)):
-        print(f"| {name} | {r['total']:.1f} s | {r['start']:.1f} s | {r['claims']:.1f} s | {r['audit']:.1f} s |")
-    print(f"ratio cluster / serial: wall {dask['total'] / serial['total']:.2f}, "
-          f"audit phase {dask['audit'] / max(serial['audit'], 1e-9):.2f}")
-    tasks = sum(sum(b) for b in serial["batches"])
-    print(f"serial claim audits {tasks:.1f} s in all; the longest claims bound the audit phase on "
-          f"{args.workers} workers to at least {bound(serial['batches'], args.workers):.1f} s "
-          f"(ratio >= {bound(serial['batches'], args.workers) / max(tasks, 1e-9):.2f})")
+        for rep in range(args.repeat):
+            order = ("serial", "dask") if rep % 2 == 0 else ("dask", "serial")
+            got = {}
+            for kind in order:
+                out = os.path.join(tmp, f"{kind}{rep}")
+                load = os.getloadavg()[0]
+                factory = (lambda: Executor(SERIAL)) if kind == "serial" else (lambda: Executor(None, n_workers=args.workers))
+                got[kind] = dict(timed_run(names, args.grid, out, factory), load=load, rep=rep)
+            same &= masked(os.path.join(tmp, f"serial{rep}", "report.md")) == masked(os.path.join(tmp, f"dask{rep}", "report.md"))
+            rows.append(got)
+    serial = rows[0]["serial"]
+    print(f"audit of {', '.join(names)} on grid {args.grid!r}: {serial['claims_n']} claims; {os.cpu_count()} cores")
+    print("| pair | run | load avg. at start | wall total | cluster start | producing claims | auditing claims |")
+    print("|---|---|---|---|---|---|---|")
+    for got in rows:
+        for kind in ("serial", "dask"):
+            r = got[kind]
+            name = "serial" if kind == "serial" else f"LocalCluster, {args.workers} workers"
+            print(f"| {r['rep'] + 1} | {name} | {r['load']:.1f} | {r['total']:.1f} s | {r['start']:.1f} s | "
+                  f"{r['claims']:.1f} s | {r['audit']:.1f} s |")
+    for got in rows:
+        s, d = got["serial"], got["dask"]
+        print(f"pair {s['rep'] + 1}: ratio cluster / serial: wall {d['total'] / s['total']:.2f}, "
+              f"audit phase {d['audit'] / max(s['audit'], 1e-9):.2f}")
+    print()
+    print("CPU seconds of the audit tasks (thread time; what the wall time of the audit phase would be with "
+          "a core per worker):")
+    for got in rows:
+        s, d = got["serial"], got["dask"]
+        print(f"pair {s['rep'] + 1}: serial {s['cpu']:.1f} s; cluster {d['cpu']:.1f} s in all, busiest worker "
+              f"per accountant summed {d['span']:.1f} s: ratio {d['span'] / max(s['cpu'], 1e-9):.2f} "
+              f"(bound from the serial task times: {bound(s['batches'], args.workers) / max(s['cpu'], 1e-9):.2f})")
     print("reports equal apart from timings:", same)
     return 0 if same else 1
 

@@ -117,9 +117,9 @@ def stable_key(name, params):
 class Task:
     """One unit of work: ``fn(*args)`` under the stable ``key``; ``params`` (a dict of JSON-able
     values) say in failures and in the results file what the task is about. ``affinity``: tasks
-    with the same affinity string are sent to the same worker when it is alive (a hash of the
-    string picks it), so a cache inside the worker process serves all of them; it never changes a
-    result, only where the work is done."""
+    with the same affinity string are sent to the same worker while it is alive (new affinities
+    are dealt to the workers in turn), so a cache inside the worker process serves all of them; it
+    never changes a result, only where the work is done."""
     key: str
     params: dict
     args: tuple = ()
@@ -167,11 +167,12 @@ def _short_params(params, limit=400):
 def _call(fn, args):
     """Runs a task and turns an exception into data, so failures look the same serially and on Dask
     (and an exception that does not pickle, such as a compiled module's, still arrives)."""
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.thread_time()
     try:
-        return True, fn(*args), time.perf_counter() - started
+        ok, value = True, fn(*args)
     except Exception as e:  # noqa: BLE001 - a failing task is reported, never fatal to the others
-        return False, (type(e).__name__, str(e), traceback.format_exc()), time.perf_counter() - started
+        ok, value = False, (type(e).__name__, str(e), traceback.format_exc())
+    return ok, value, (time.perf_counter() - started, time.thread_time() - cpu, os.getpid())
 
 
 def _call_pickled(blob):
@@ -261,8 +262,12 @@ class Executor:
         #: wall seconds of each task run by this executor, measured where it ran (None when its
         #: worker died); timings only, never part of a result
         self.seconds = {}
-        #: for each call of run(), the seconds of the tasks it ran (not those read from the results file)
+        #: CPU seconds of each task's thread, and the id of the process it ran in (timings only)
+        self.cpu_seconds = {}
+        self.process = {}
+        #: for each call of run(), the keys of the tasks it ran (not those read from the results file)
         self.batches = []
+        self._placement = {}  # affinity -> worker address
 
     @property
     def serial(self):
@@ -303,7 +308,7 @@ class Executor:
         if self._client is None:
             for i in todo:
                 out[i] = self._finish(tasks[i], *_call(fn, tasks[i].args))
-            self.batches.append([self.seconds[tasks[i].key] for i in todo])
+            self.batches.append([tasks[i].key for i in todo])
             return out
         import cloudpickle
         from distributed import as_completed
@@ -318,8 +323,11 @@ class Executor:
             blob = cloudpickle.dumps((fn, tasks[i].args))
             where = {}
             if tasks[i].affinity and workers:
-                h = int(hashlib.sha256(tasks[i].affinity.encode("utf-8")).hexdigest(), 16)
-                where = {"workers": [workers[h % len(workers)]], "allow_other_workers": True}
+                # a new affinity goes to the next worker in turn; a known one where it went before
+                target = self._placement.get(tasks[i].affinity)
+                if target not in workers:
+                    target = self._placement[tasks[i].affinity] = workers[len(self._placement) % len(workers)]
+                where = {"workers": [target], "allow_other_workers": True}
             futures.append(self._client.submit(_call_pickled, blob, key=dkey, pure=False, retries=0, **where))
         for fut in as_completed(futures):
             i = index[fut.key]
@@ -330,11 +338,11 @@ class Executor:
                 tb = "".join(traceback.format_tb(fut.traceback())) if fut.traceback() is not None else ""
                 out[i] = self._finish(tasks[i], False, (type(exc).__name__, str(exc), tb), None)
             fut.release()
-        self.batches.append([self.seconds[tasks[i].key] for i in todo])
+        self.batches.append([tasks[i].key for i in todo])
         return out
 
-    def _finish(self, task, ok, value, seconds):
-        self.seconds[task.key] = seconds
+    def _finish(self, task, ok, value, timing):
+        self.seconds[task.key], self.cpu_seconds[task.key], self.process[task.key] = timing or (None, None, None)
         if not ok:
             value = TaskError(task.key, task.params, *value)
             self._log(str(value))
