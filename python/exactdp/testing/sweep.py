@@ -35,8 +35,9 @@ __all__ = ["SweepRecord", "format_sweep", "grid_points", "sweep"]
 class SweepRecord:
     """The outcome of the claim at one grid point.
 
-    ``params``: the point (``{name: value}``); ``verdict``: ``"holds"``, ``"refuted"`` or
-    ``"error"`` (the factory or the check raised; ``error`` says what, with the task key);
+    ``params``: the point (``{name: value}``); ``verdict``: the check's (``"holds"``,
+    ``"refuted"``, or any other verdict ``exactdp.check`` gives, such as an undecided real-ε
+    claim), or ``"error"`` (the factory or the check raised; ``error`` says what, with the task key);
     ``delta``: the exact δ the worst adversary reaches at the claimed λ (a Fraction; None on
     error); ``horizon``: the horizon checked, or for a refuted claim the least horizon at which it
     fails; ``witness``: for a refuted claim the shrunk witness as text (as ``assert_dp`` prints it).
@@ -79,9 +80,8 @@ def _check_point(factory, params, lam, epsilon, delta, horizon, max_nodes, threa
     mechanism = factory(**params)
     r = _check(mechanism, _at(lam, params), _at(epsilon, params), _at(delta, params), _at(horizon, params),
                max_nodes, minimal=True, threads=threads)
-    refuted = r["verdict"] != "holds"
     return {"verdict": r["verdict"], "delta": r["delta"], "horizon": r["horizon"],
-            "witness": r.get("refutation_text") if refuted else None}
+            "witness": r.get("refutation_text") if r["verdict"] == "refuted" else None}
 
 
 def _name(factory):
