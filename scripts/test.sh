@@ -19,7 +19,7 @@ if python3 -m pip --version >/dev/null 2>&1 &&
    python3 -c 'import os, sysconfig; assert os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h"))' 2>/dev/null; then
   # Debian's Python refuses pip into its own site-packages (PEP 668) unless told; the [testing]
   # extra brings Hypothesis for exactdp.testing.strategies and python/tests/test_testing.py
-  python3 -m pip install --quiet "./python[testing]" 2>/dev/null || python3 -m pip install --quiet --break-system-packages "./python[testing]"
+  python3 -m pip install --quiet "./python[testing,distributed]" 2>/dev/null || python3 -m pip install --quiet --break-system-packages "./python[testing,distributed]"
   # the accountants audited by python/tests/test_peers_audit.py, at the pinned versions of
   # python/pyproject.toml [audit]; a peer that cannot be installed (no wheel, no network) is skipped
   # by that test with a message

@@ -178,7 +178,85 @@ def _truth_text(x):
     return f"= {_show(t, 12)}" + (" (exact)" if x["how"].startswith("exact") else "")
 
 
-def run(accountants, grid, out, exactdp_bin=None, log=print, grid_resolution=1024, grid_points=40000):
+# --- running the claims as tasks (exactdp.distributed: --serial, --scheduler, --results) ----------
+def _audit_one(doc, indices, exactdp_bin, grid_resolution, grid_points):
+    """One task: the results of a claims document holding some claims of a larger one, whose
+    places there are ``indices`` (an error's JSON pointer /claims/j is rewritten to name it)."""
+    try:
+        if not exactdp_bin:
+            return _audit(doc, None, None, grid_resolution, grid_points)
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "claims.json")
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump(doc, f)
+            return _audit(doc, path, exactdp_bin, grid_resolution, grid_points)
+    except Exception as e:
+        import re
+
+        text = re.sub(r"/claims/(\d+)", lambda m: f"/claims/{indices[int(m.group(1))]}", str(e))
+        if text == str(e):
+            raise
+        raise RuntimeError(text) from None
+
+
+# the fields of a claim that only say where its mechanism is queried: claims equal but for them
+# share the grid laws the audit caches in its process (amplification/grid_bracket.cpp)
+_QUERY_FIELDS = ("id", "delta", "epsilon", "claimed_epsilon", "claimed_delta", "accountant", "comment")
+
+
+def _audit_as_tasks(doc, exactdp_bin, grid_resolution, grid_points, executor):
+    """The results of ``_audit(doc, ...)``, the claims audited as tasks of ``executor``, in the
+    document's order. Claims that differ only in where the mechanism is queried form one task, and
+    tasks of the same mechanism and sampling (any number of uses) go to the same worker, so the
+    audit's per-process cache of composed laws serves them as in a serial run. A task whose audit
+    failed stops the run (as the serial audit would) after every other task has finished, with one
+    line per failure: task key, claims, exception."""
+    from .distributed import Task, TaskError
+
+    def without(c, fields):
+        return json.dumps({k: v for k, v in c.items() if k not in fields}, sort_keys=True)
+    groups = {}
+    for i, c in enumerate(doc["claims"]):
+        groups.setdefault(without(c, _QUERY_FIELDS), []).append(i)
+    via = "cli" if exactdp_bin else "module"
+    tasks = []
+    for indices in groups.values():
+        claims = [doc["claims"][i] for i in indices]
+        tasks.append(Task.of("audit", {"accountant": doc.get("accountant"), "claims": claims,
+                                       "grid_resolution": grid_resolution, "grid_points": grid_points, "via": via},
+                             {**doc, "claims": claims}, indices, exactdp_bin, grid_resolution, grid_points,
+                             affinity=without(claims[0], _QUERY_FIELDS + ("times",))))
+    outcomes = executor.run(_audit_one, tasks)
+    failed = [o for o in outcomes if isinstance(o, TaskError)]
+    if failed:
+        raise RuntimeError(f"{len(failed)} of {len(tasks)} tasks ({len(doc['claims'])} claims) could not be audited:\n" +
+                           "\n".join(str(e) for e in failed))
+    results = [None] * len(doc["claims"])
+    for indices, rs in zip(groups.values(), outcomes):
+        for i, r in zip(indices, rs):
+            results[i] = r
+    return results
+
+
+def _executor(args, parser):
+    """The executor of --serial/--scheduler/--results: an embedded LocalCluster by default; None
+    (the audit in this process, as before) when dask.distributed is not installed and no option
+    asks for it."""
+    from . import distributed
+
+    if not (args.serial or args.scheduler):
+        try:
+            import distributed as _  # noqa: F401
+        except ImportError:
+            print("dask.distributed is not installed (pip install 'exactdp[distributed]'): auditing in this process",
+                  file=sys.stderr)
+            return None if not args.results else distributed.Executor(distributed.SERIAL, results=args.results)
+    return distributed.executor_from_args(args, parser)
+
+
+def run(accountants, grid, out, exactdp_bin=None, log=print, grid_resolution=1024, grid_points=40000, executor=None):
     os.makedirs(out, exist_ok=True)
     from .adapters import _common as C
 
@@ -211,7 +289,8 @@ def run(accountants, grid, out, exactdp_bin=None, log=print, grid_resolution=102
         with open(path, "w", encoding="utf-8") as f:
             json.dump(doc, f, indent=1)
         t1 = time.time()
-        results = _audit(doc, path, exactdp_bin, grid_resolution, grid_points)
+        results = (_audit(doc, path, exactdp_bin, grid_resolution, grid_points) if executor is None
+                   else _audit_as_tasks(doc, exactdp_bin, grid_resolution, grid_points, executor))
         t2 = time.time()
         claims = {c["id"]: c for c in doc["claims"]}
         rows = []
@@ -319,13 +398,21 @@ def main(argv=None):
                     help="highest resolution of the grid brackets (points per deviation of the loss; default 1024)")
     ap.add_argument("--grid-points", type=int, default=40000,
                     help="size budget of the grid brackets: no refinement beyond laws of half this many points")
+    from . import distributed
+
+    distributed.add_arguments(ap)
     args = ap.parse_args(argv)
     names = list(ADAPTERS) if args.accountants == "all" else [a.strip() for a in args.accountants.split(",")]
     for n in names:
         if n not in ADAPTERS:
             ap.error(f"unknown accountant {n!r} (expected one of {', '.join(ADAPTERS)})")
-    _, unsound = run(names, args.grid, args.out, args.exactdp_bin, grid_resolution=args.grid_resolution,
-                     grid_points=args.grid_points)
+    executor = _executor(args, ap)
+    try:
+        _, unsound = run(names, args.grid, args.out, args.exactdp_bin, grid_resolution=args.grid_resolution,
+                         grid_points=args.grid_points, executor=executor)
+    finally:
+        if executor is not None:
+            executor.close()
     print(f"report: {os.path.join(args.out, 'report.md')}")
     return 1 if unsound else 0
 

@@ -17,10 +17,14 @@ at the least horizon at which the claim fails; then subtrees of the adversary's 
 cut while the claim still fails, the event keeps the fewest views whose excess is above δ, and the
 branches that lead to none of them stop. The message shows the neighbouring worlds, the least
 failing horizon, the tree as deep as needed, the event and both exact probabilities.
+
+``sweep`` checks one claim at every point of a mechanism factory's parameter grid, each point a
+task on Dask (``exactdp.testing.sweep``; the ``distributed`` extra) or in this process.
 """
 from ..game import _check
+from .sweep import SweepRecord, format_sweep, grid_points, sweep
 
-__all__ = ["PrivacyViolation", "assert_dp", "assert_not_dp"]
+__all__ = ["PrivacyViolation", "SweepRecord", "assert_dp", "assert_not_dp", "format_sweep", "grid_points", "sweep"]
 
 
 class PrivacyViolation(AssertionError):
