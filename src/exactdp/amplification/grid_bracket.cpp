@@ -663,6 +663,8 @@ struct Laws {
 void check_options(const GridOptions& o) {
   if (o.resolution < 1) throw Error("grid bracket", "resolution", std::to_string(o.resolution), "must be at least 1");
   if (o.max_points < 16) throw Error("grid bracket", "max_points", std::to_string(o.max_points), "must be at least 16");
+  if (o.composition_factor < 1 || o.composition_factor > 64)
+    throw Error("grid bracket", "composition_factor", std::to_string(o.composition_factor), "must lie in [1, 64]");
   if (sgn(o.tail) < 0 || o.tail >= Rational(1, 1000))
     throw Error("grid bracket", "tail", to_string(o.tail), "must lie in [0, 1/1000)");
 }
@@ -701,7 +703,7 @@ Laws composed_laws(const ContinuousPair& pair, unsigned long k, const GridOption
       }
     }
   }
-  Composer c{tail, o.max_points, o.resolution, 0, one->first};
+  Composer c{tail, o.max_points, o.resolution * o.composition_factor, 0, one->first};
   Laws out;
   out.step = one->first;
   const auto& laws = one->second;
