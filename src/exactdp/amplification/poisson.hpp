@@ -93,8 +93,10 @@ struct ContinuousPair {
   std::string describe() const;
 };
 
-/// Options of the grid bracket. The bracket's width falls roughly like 1/resolution² and its
-/// time grows like resolution²; every choice gives a valid bracket.
+/// Options of the grid bracket. A higher resolution gives a narrower bracket (for one use about
+/// like 1/resolution²; for long compositions more slowly, see bench/README.md) and its time grows
+/// about linearly (the one-use discretisation dominates since the convolutions are quasi-linear);
+/// every choice gives a valid bracket.
 struct GridOptions {
   /// Grid points per standard deviation of the privacy loss (≥ 1): the one-use step is the
   /// largest s·2^−m (s = 1, or ε₀ = Δ/b for Laplace so that its atoms ±ε₀ are grid points) at
