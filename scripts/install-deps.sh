@@ -8,6 +8,7 @@ packages=(
   g++ cmake ninja-build pkg-config
   libgmp-dev libmpfr-dev libmpfi-dev
   libcdd-dev
+  libflint-dev libflint-arb-dev
   libgtest-dev librapidcheck-dev libbenchmark-dev
   nlohmann-json3-dev libcli11-dev
   libsodium-dev libtbb-dev clang libclang-rt-14-dev

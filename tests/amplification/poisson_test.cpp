@@ -172,6 +172,22 @@ TEST(GridBracket, HigherResolutionNarrowsAndOverlaps) {
   EXPECT_EQ(within.resolution, wc <= coarse.value.upper() / 100 ? 4u : 8u);
 }
 
+// Keeping more grid points per deviation while composing (composition_factor) gives another valid
+// bracket — so it overlaps the default one — and a narrower one, since re-gridding is where long
+// compositions lose most (bench/README.md).
+TEST(GridBracket, FinerCompositionGridNarrowsAndOverlaps) {
+  const ContinuousPair pair = ContinuousPair::gaussian(q(1), q(1), q(1, 100));
+  GridOptions o;
+  o.resolution = 4;
+  const GridBracket plain = grid_epsilon_at_delta(pair, 300, q(1, 100000), o);
+  o.composition_factor = 4;
+  const GridBracket finer = grid_epsilon_at_delta(pair, 300, q(1, 100000), o);
+  EXPECT_TRUE(overlap(plain.value, finer.value)) << plain.value.to_string(8) << " vs " << finer.value.to_string(8);
+  EXPECT_LT(finer.value.width_upper(), plain.value.width_upper()) << plain.value.to_string(8) << " vs " << finer.value.to_string(8);
+  o.composition_factor = 0;
+  EXPECT_THROW(grid_epsilon_at_delta(pair, 3, q(1, 100000), o), Error);
+}
+
 TEST(GridBracket, RefusesBadInput) {
   EXPECT_THROW(ContinuousPair::gaussian(q(0), q(1)), Error);
   EXPECT_THROW(ContinuousPair::gaussian(q(1), q(1), q(0)), Error);

@@ -1,9 +1,12 @@
 // The certified grid brackets of amplification/poisson.hpp: one-use laws split (upper) and merged
-// (lower) onto a grid, convolutions widened by an a-priori rounding bound, composed laws re-gridded
-// as they spread. The argument is stated in the header's file comment and docs/audit-subsampling.md.
+// (lower) onto a grid, composed by the compose layer's certified convolution and re-gridded as
+// they spread, evaluated by its grid functionals; Φ, exp and log are the numeric layer's. The argument is stated in the header's file comment and docs/audit-subsampling.md.
 #include "exactdp/amplification/poisson.hpp"
 
 #include "exactdp/core/error.hpp"
+#include "exactdp/compose/fast_convolution.hpp"
+#include "exactdp/numeric/certified_convolution.hpp"
+#include "exactdp/numeric/directed_rounding.hpp"
 
 #include <mpfi.h>
 #include <mpfr.h>
@@ -17,78 +20,46 @@
 #include <limits>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <vector>
 
 namespace exactdp {
 namespace {
 
-// ---- directed rounding of non-negative binary64 -------------------------------------------------
-// A round-to-nearest result lies within half an ulp of the exact value, so the neighbouring double
-// above (below) bounds it from above (below). Every mass handled here is >= 0.
-constexpr double kInfinity = std::numeric_limits<double>::infinity();
-inline double next_up(double x) {
-  if (x == kInfinity) return x;
-  if (!(x > 0)) return std::numeric_limits<double>::denorm_min();
-  return std::bit_cast<double>(std::bit_cast<std::uint64_t>(x) + 1);
-}
-inline double next_down(double x) { return x > 0 ? std::bit_cast<double>(std::bit_cast<std::uint64_t>(x) - 1) : 0.0; }
-/// a + b rounded up; exact 0 only when both are 0.
-inline double sum_up(double a, double b) { return a + b == 0 ? 0.0 : next_up(a + b); }
-inline double sum_down(double a, double b) { return next_down(a + b); }
-/// a·b rounded up, also when the product underflows.
-inline double prod_up(double a, double b) {
-  const double r = a * b;
-  if (r == 0) return a == 0 || b == 0 ? 0.0 : std::numeric_limits<double>::denorm_min();
-  return next_up(r);
-}
-inline double prod_down(double a, double b) { return next_down(a * b); }
-
-/// Masses below this are moved to +∞ (upper laws) or dropped (lower laws) before any product is
-/// formed, so products never leave the normal range and the convolution bound needs no
-/// absolute (underflow) term. Moving mass of at most 2^−500 per point is negligible.
-constexpr double kFloor = 0x1p-500;
+// Directed rounding of non-negative binary64 comes from the numeric layer.
+using directed::next_down;
+using directed::next_up;
+using directed::prod_down;
+using directed::prod_up;
+using directed::sum_down;
+using directed::sum_up;
 
 /// The widest one-use bin, in grid steps (see bin_boundaries).
 constexpr long kBlock = 64;
 
-enum class Side { upper, lower };
 
-/// The law of a privacy loss under the pair's first distribution, on the grid step·ℤ: mass m[i]
-/// at loss (offset + i)·step, mass inf at +∞; mass not stored sits at −∞ (it contributes nothing).
-/// An upper law's stored masses are upper bounds of a pair that dominates the truth, a lower law's
-/// lower bounds of a pair the truth dominates (header comment, facts 1–3).
-struct GridLaw {
-  Side side = Side::upper;
+/// A grid law (compose/fast_convolution.hpp: masses bounded towards its side, mass at +∞) with
+/// its exact rational step, which the re-gridding below needs.
+struct GridLaw : GridLossLaw {
   Rational step;
-  long offset = 0;
-  std::vector<double> m;
-  double inf = 0;
 };
 
 double step_double(const GridLaw& a) { return mpq_get_d(a.step.get_mpq_t()); }
-
-double total(const GridLaw& a) {
-  double t = 0;
-  for (double x : a.m) t = a.side == Side::upper ? sum_up(t, x) : sum_down(t, x);
-  return t;
-}
 
 /// The standard deviation of a law's finite part (a heuristic: it only chooses the grid).
 double deviation(const GridLaw& a) {
   double w = 0, s = 0, s2 = 0;
   const double h = step_double(a);
-  for (std::size_t i = 0; i < a.m.size(); ++i) {
+  for (std::size_t i = 0; i < a.masses.size(); ++i) {
     const double x = static_cast<double>(a.offset + static_cast<long>(i)) * h;
-    w += a.m[i];
-    s += a.m[i] * x;
+    w += a.masses[i];
+    s += a.masses[i] * x;
   }
   if (!(w > 0)) return 0;
   const double mean = s / w;
-  for (std::size_t i = 0; i < a.m.size(); ++i) {
+  for (std::size_t i = 0; i < a.masses.size(); ++i) {
     const double d = static_cast<double>(a.offset + static_cast<long>(i)) * h - mean;
-    s2 += a.m[i] * d * d;
+    s2 += a.masses[i] * d * d;
   }
   return std::sqrt(s2 / w);
 }
@@ -101,16 +72,8 @@ struct StepBounds {
   double split_high_hi = 0;       ///< e^h/(1 + e^h): share moved to the upper point
 };
 
-double lower_double(const Interval& x) {
-  if (!x.lower_is_finite()) return 0.0;
-  return std::max(0.0, mpfr_get_d(&x.get()->left, MPFR_RNDD));
-}
-// MPFI writes a zero right endpoint as −0; masses are >= 0, so a non-positive bound is +0.
-double upper_double(const Interval& x) {
-  if (!x.upper_is_finite()) return kInfinity;
-  const double d = mpfr_get_d(&x.get()->right, MPFR_RNDU);
-  return d > 0 ? d : 0.0;
-}
+using directed::lower_double;
+using directed::upper_double;
 
 StepBounds step_bounds(const Rational& h) {
   const Precision p = 128;
@@ -125,88 +88,13 @@ StepBounds step_bounds(const Rational& h) {
   return b;
 }
 
-/// Moves masses below kFloor away, drops exact zeros at both ends, then moves a tail of mass at
-/// most @p tail at each end: to +∞ / onto the lowest point (upper law), onto the highest point /
-/// dropped (lower law). All are monotone moves (fact 1).
-void truncate(GridLaw& a, double tail) {
-  const Side s = a.side;
-  for (double& x : a.m)
-    if (x != 0 && x < kFloor) {
-      if (s == Side::upper) a.inf = sum_up(a.inf, x);
-      x = 0;
-    }
-  std::size_t first = 0, last = a.m.size();
-  while (first < last && a.m[first] == 0) ++first;
-  while (last > first && a.m[last - 1] == 0) --last;
-  if (first == last) {  // nothing finite left
-    a.m.assign(1, 0.0);
-    return;
-  }
-  a.m.erase(a.m.begin() + static_cast<long>(last), a.m.end());
-  a.m.erase(a.m.begin(), a.m.begin() + static_cast<long>(first));
-  a.offset += static_cast<long>(first);
-  // top tail
-  double acc = 0;
-  std::size_t top = a.m.size();
-  while (top > 1 && sum_up(acc, a.m[top - 1]) <= tail) acc = sum_up(acc, a.m[--top]);
-  if (top < a.m.size()) {
-    double moved = 0;
-    for (std::size_t i = top; i < a.m.size(); ++i) moved = s == Side::upper ? sum_up(moved, a.m[i]) : sum_down(moved, a.m[i]);
-    a.m.resize(top);
-    if (s == Side::upper) a.inf = sum_up(a.inf, moved);
-    else a.m.back() = sum_down(a.m.back(), moved);
-  }
-  // bottom tail
-  acc = 0;
-  std::size_t bottom = 0;
-  while (bottom + 1 < a.m.size() && sum_up(acc, a.m[bottom]) <= tail) acc = sum_up(acc, a.m[bottom++]);
-  if (bottom > 0) {
-    double moved = 0;
-    for (std::size_t i = 0; i < bottom; ++i) moved = sum_up(moved, a.m[i]);
-    a.m.erase(a.m.begin(), a.m.begin() + static_cast<long>(bottom));
-    a.offset += static_cast<long>(bottom);
-    if (s == Side::upper) a.m.front() = sum_up(a.m.front(), moved);  // rounded up onto the window
-    // lower law: dropped (sent to −∞)
-  }
-}
+/// Tails and composition are the compose layer's (truncate_tails, convolve); these keep the step.
+void truncate(GridLaw& a, double tail) { truncate_tails(a, tail); }
 
-/// The law of the sum of independent losses (same step). Each output is a sum of at most t
-/// products of non-negative normal doubles, computed in round-to-nearest: with T = t + 1
-/// roundings per term, |ĉ − c| <= γ_T·c, γ_T = Tu/(1 − Tu), u = 2^−53 (Higham 2002, Lemma 3.1
-/// and §3.1 for non-negative terms). Hence c <= ĉ·(1 + 4Tu) and c >= ĉ·(1 − 2Tu) for Tu <= 1/4,
-/// and the stored values are widened accordingly.
 GridLaw convolve(const GridLaw& a, const GridLaw& b, double tail) {
-  const Side s = a.side;
   GridLaw c;
-  c.side = s;
+  static_cast<GridLossLaw&>(c) = exactdp::convolve(a, b, tail);
   c.step = a.step;
-  c.offset = a.offset + b.offset;
-  const std::size_t n = a.m.size() + b.m.size() - 1;
-  c.m.assign(n, 0.0);
-  const double* bb = b.m.data();
-  const std::size_t nb = b.m.size();
-  for (std::size_t i = 0; i < a.m.size(); ++i) {
-    const double x = a.m[i];
-    if (x == 0) continue;
-    double* out = c.m.data() + i;
-    for (std::size_t j = 0; j < nb; ++j) out[j] += x * bb[j];
-  }
-  const double tu = static_cast<double>(std::min(a.m.size(), nb) + 1) * 0x1p-53;  // exact
-  if (s == Side::upper) {
-    const double f = next_up(1.0 + 4 * tu);
-    for (double& x : c.m) x = prod_up(x, f);
-  } else {
-    const double f = next_down(1.0 - 2 * tu);
-    for (double& x : c.m) x = prod_down(x, f);
-  }
-  if (s == Side::upper) {
-    const double ta = total(a), tb = total(b);
-    c.inf = sum_up(prod_up(a.inf, sum_up(tb, b.inf)), prod_up(ta, b.inf));
-  } else {
-    const double ta = total(a), tb = total(b);
-    c.inf = sum_down(prod_down(a.inf, sum_down(tb, b.inf)), prod_down(ta, b.inf));
-  }
-  truncate(c, tail);
   return c;
 }
 
@@ -233,11 +121,11 @@ struct Atom {
 /// end of the law leaves it where the mass is small.
 GridLaw merge_onto_grid(const std::vector<Atom>& atoms, const Rational& H, double inf, bool downward) {
   GridLaw out;
-  out.side = Side::lower;
+  out.side = BoundSide::lower;
   out.step = H;
-  out.inf = inf;
+  out.infinite_mass = inf;
   if (atoms.empty()) {
-    out.m.assign(1, 0.0);
+    out.masses.assign(1, 0.0);
     return out;
   }
   const StepBounds sb = step_bounds(H);
@@ -248,10 +136,10 @@ GridLaw merge_onto_grid(const std::vector<Atom>& atoms, const Rational& H, doubl
     last = std::max(last, a.high);
   }
   out.offset = first - below;
-  out.m.assign(static_cast<std::size_t>(last - out.offset + 1), 0.0);
+  out.masses.assign(static_cast<std::size_t>(last - out.offset + 1), 0.0);
   auto emit_at = [&](long t, double p) {
     if (t < out.offset || p <= 0) return;  // dropped: only lowers a lower law
-    double& slot = out.m[static_cast<std::size_t>(t - out.offset)];
+    double& slot = out.masses[static_cast<std::size_t>(t - out.offset)];
     slot = sum_down(slot, p);
   };
   // (cp, cq) in the frame of t (cq bounds the Q-mass times e^{tH}): stored at the largest t − d,
@@ -343,25 +231,25 @@ bool heavier_top(const std::vector<Atom>& atoms) {
 GridLaw coarsen(const GridLaw& a) {
   const StepBounds sb = step_bounds(a.step);
   auto floor_half = [](long x) { return x >= 0 ? x / 2 : -((-x + 1) / 2); };
-  if (a.side == Side::upper) {
+  if (a.side == BoundSide::upper) {
     GridLaw c;
-    c.side = Side::upper;
+    c.side = BoundSide::upper;
     c.step = a.step * 2;
-    c.inf = a.inf;
+    c.infinite_mass = a.infinite_mass;
     c.offset = floor_half(a.offset);
-    const long last = floor_half(a.offset + static_cast<long>(a.m.size())) + 1;
-    c.m.assign(static_cast<std::size_t>(last - c.offset + 1), 0.0);
-    for (std::size_t i = 0; i < a.m.size(); ++i) {
-      const double x = a.m[i];
+    const long last = floor_half(a.offset + static_cast<long>(a.masses.size())) + 1;
+    c.masses.assign(static_cast<std::size_t>(last - c.offset + 1), 0.0);
+    for (std::size_t i = 0; i < a.masses.size(); ++i) {
+      const double x = a.masses[i];
       if (x == 0) continue;
       const long at = a.offset + static_cast<long>(i);
       const long j = floor_half(at) - c.offset;
-      double& low = c.m[static_cast<std::size_t>(j)];
+      double& low = c.masses[static_cast<std::size_t>(j)];
       if (at % 2 == 0) {
         low = sum_up(low, x);
       } else {
         low = sum_up(low, prod_up(x, sb.split_low_hi));
-        double& high = c.m[static_cast<std::size_t>(j + 1)];
+        double& high = c.masses[static_cast<std::size_t>(j + 1)];
         high = sum_up(high, prod_up(x, sb.split_high_hi));
       }
     }
@@ -369,16 +257,16 @@ GridLaw coarsen(const GridLaw& a) {
     return c;
   }
   std::vector<Atom> atoms;
-  atoms.reserve(a.m.size());
-  for (std::size_t i = 0; i < a.m.size(); ++i) {
-    const double x = a.m[i];
+  atoms.reserve(a.masses.size());
+  for (std::size_t i = 0; i < a.masses.size(); ++i) {
+    const double x = a.masses[i];
     if (x == 0) continue;
     const long at = a.offset + static_cast<long>(i);
     const long j = floor_half(at);
     if (at % 2 == 0) atoms.push_back({j, j, x, x, true});
     else atoms.push_back({j, j + 1, x, prod_up(x, sb.exp_hi), false});  // loss = (j + 1)·2h − h
   }
-  GridLaw c = merge_onto_grid(atoms, a.step * 2, a.inf, heavier_top(atoms));
+  GridLaw c = merge_onto_grid(atoms, a.step * 2, a.infinite_mass, heavier_top(atoms));
   truncate(c, 0.0);
   return c;
 }
@@ -528,15 +416,15 @@ std::pair<GridLaw, GridLaw> discretise(const LossLaw& law, const Rational& h, do
   check_size(static_cast<std::size_t>(hi - lo + 1), max_points);
   const std::vector<long> cuts = bin_boundaries(law, h, lo, hi, p);
   GridLaw U;
-  U.side = Side::upper;
+  U.side = BoundSide::upper;
   U.step = h;
   U.offset = lo;
-  U.m.assign(static_cast<std::size_t>(hi - lo + 1), 0.0);
+  U.masses.assign(static_cast<std::size_t>(hi - lo + 1), 0.0);
   std::vector<Atom> atoms;
   atoms.reserve(cuts.size() + law.atoms.size() + 1);
   BinMasses first(law.cdf1, law.sf1, law.total1), second(law.cdf2, law.sf2, law.total2);
   const Rational l0 = h * Rational(lo);
-  U.m[0] = upper_double(first.start(l0));  // everything at or below lo·h, rounded up to lo·h
+  U.masses[0] = upper_double(first.start(l0));  // everything at or below lo·h, rounded up to lo·h
   second.start(l0);
   std::map<long, std::pair<Interval, Interval>> widths;  // e^{wh} and e^{wh} − 1 by bin width w
   auto width = [&](long w) -> const std::pair<Interval, Interval>& {
@@ -550,8 +438,8 @@ std::pair<GridLaw, GridLaw> discretise(const LossLaw& law, const Rational& h, do
     const Interval alpha = (Qhat - P) / width(b - a).second;
     const Interval beta = P - alpha;
     const double p_hi = upper_double(P);
-    double& low = U.m[static_cast<std::size_t>(a - lo)];
-    double& high = U.m[static_cast<std::size_t>(b - lo)];
+    double& low = U.masses[static_cast<std::size_t>(a - lo)];
+    double& high = U.masses[static_cast<std::size_t>(b - lo)];
     low = sum_up(low, std::min(p_hi, upper_double(clamp01(alpha))));
     high = sum_up(high, std::min(p_hi, upper_double(clamp01(beta))));
   };
@@ -561,7 +449,7 @@ std::pair<GridLaw, GridLaw> discretise(const LossLaw& law, const Rational& h, do
     const Rational x = loss / h;
     const long b = ceil_of(x);
     if (x.get_den() == 1) {
-      U.m[static_cast<std::size_t>(b - lo)] = sum_up(U.m[static_cast<std::size_t>(b - lo)], upper_double(mass));
+      U.masses[static_cast<std::size_t>(b - lo)] = sum_up(U.masses[static_cast<std::size_t>(b - lo)], upper_double(mass));
       points.push_back({b, b, lower_double(mass), lower_double(mass), true});
     } else {
       const Interval Qhat = mass * exp(Interval(h * b - loss, p));
@@ -586,20 +474,12 @@ std::pair<GridLaw, GridLaw> discretise(const LossLaw& law, const Rational& h, do
   }
   for (; next_point != points.end(); ++next_point) atoms.push_back(*next_point);
   const Interval above = first.rest();
-  U.inf = upper_double(above);
+  U.infinite_mass = upper_double(above);
   atoms.push_back({hi, hi, lower_double(above), lower_double(above), true});  // above hi·h, rounded down
   GridLaw L = merge_onto_grid(atoms, h, 0.0, heavier_top(atoms));
   truncate(U, tail);
   truncate(L, tail);
   return {U, L};
-}
-
-/// Φ(x) through erfc at a non-negative argument: MPFR's erfc of a negative argument goes through
-/// the erf series, which is slow for large |x|; 1 − Φ(−x) is as accurate for x >= 0.
-Interval phi(const Interval& x) {
-  if (mpfr_sgn(&x.get()->left) >= 0 && mpfr_number_p(&x.get()->left))
-    return Interval(Rational(1), x.precision()) - normal_cdf(-x);
-  return normal_cdf(x);
 }
 
 /// The loss laws of the two directions of a pair: remove (L under A against B) and add (−L under
@@ -634,10 +514,10 @@ std::pair<LossLaw, LossLaw> loss_laws(const ContinuousPair& pair, Precision p) {
   const Rational mu = pair.sensitivity / pair.sigma_or_scale;
   const Rational half = mu * mu / 2;
   const Rational q = pair.q;
-  auto FP = [mu, half](const Interval& t) { return phi((t - Interval(half, t.precision())) / Interval(mu, t.precision())); };
-  auto SFP = [mu, half](const Interval& t) { return phi(-(t - Interval(half, t.precision())) / Interval(mu, t.precision())); };
-  auto FQ = [mu, half](const Interval& t) { return phi((t + Interval(half, t.precision())) / Interval(mu, t.precision())); };
-  auto SFQ = [mu, half](const Interval& t) { return phi(-(t + Interval(half, t.precision())) / Interval(mu, t.precision())); };
+  auto FP = [mu, half](const Interval& t) { return normal_cdf((t - Interval(half, t.precision())) / Interval(mu, t.precision())); };
+  auto SFP = [mu, half](const Interval& t) { return normal_cdf(-(t - Interval(half, t.precision())) / Interval(mu, t.precision())); };
+  auto FQ = [mu, half](const Interval& t) { return normal_cdf((t + Interval(half, t.precision())) / Interval(mu, t.precision())); };
+  auto SFQ = [mu, half](const Interval& t) { return normal_cdf(-(t + Interval(half, t.precision())) / Interval(mu, t.precision())); };
   // g(L) = ln(q e^L + 1 − q) is the subsampled loss; g⁻¹(l) = ln((e^l − (1 − q))/q) for e^l > 1 − q.
   struct Inv {
     bool none = false;       // e^l <= 1 − q: g > l everywhere
@@ -741,20 +621,20 @@ struct Composer {
   Rational coarsest;
 
   void note(const GridLaw& a) {
-    points = std::max(points, a.m.size());
+    points = std::max(points, a.masses.size());
     if (a.step > coarsest) coarsest = a.step;
   }
   /// Coarsens while a step of twice the size still leaves `resolution` points per deviation, or
   /// while the law is larger than max_points.
   GridLaw fit(GridLaw a) {
-    while (a.m.size() > 1 && (2 * step_double(a) * resolution <= deviation(a) || a.m.size() > max_points)) a = coarsen(a);
+    while (a.masses.size() > 1 && (2 * step_double(a) * resolution <= deviation(a) || a.masses.size() > max_points)) a = coarsen(a);
     note(a);
     return a;
   }
   GridLaw convolve_fitted(GridLaw a, GridLaw b) {
     while (a.step < b.step) a = coarsen(a);
     while (b.step < a.step) b = coarsen(b);
-    while (a.m.size() + b.m.size() - 1 > max_points) {
+    while (a.masses.size() + b.masses.size() - 1 > max_points) {
       a = coarsen(a);
       b = coarsen(b);
     }
@@ -774,49 +654,6 @@ struct Composer {
 
 // ---- evaluation --------------------------------------------------------------------------------
 
-Interval from_double(double x, Precision p) {
-  Interval r = Interval::zero(std::max<Precision>(p, 64));
-  mpfi_set_d(r.get(), x);
-  return r;
-}
-
-/// H_{e^ε} of a law: inf + Σ_{jh > ε} m_j (1 − e^{ε − jh}), enclosed (for the law's own masses).
-Interval hockey_stick(const GridLaw& a, const Rational& eps, Precision p) {
-  Interval sum = from_double(a.inf, p);
-  const Interval one(Rational(1), p);
-  const Interval step = exp(-Interval(a.step, p));
-  std::optional<Interval> w;  // e^{ε − jh} for the current j
-  for (std::size_t i = 0; i < a.m.size(); ++i) {
-    const Rational loss = a.step * Rational(a.offset + static_cast<long>(i));
-    if (loss <= eps) continue;
-    w = w ? *w * step : exp(Interval(eps - loss, p));
-    if (a.m[i] != 0) sum += from_double(a.m[i], p) * (one - *w);
-  }
-  return sum;
-}
-
-/// The least λ >= 1 with H_λ <= δ: max(1, max over suffixes S of (A_S − δ)/B_S) (see
-/// CertifiedLoss::least_epsilon); the point +∞ when the mass at +∞ exceeds δ.
-Interval least_lambda(const GridLaw& a, const Rational& delta, Precision p) {
-  const Interval d(delta, p);
-  Interval A = from_double(a.inf, p), B = Interval::zero(p);
-  if (Rational(a.inf) > delta) return Interval::infinity(p);
-  Interval best(Rational(1), p);
-  if (a.m.empty()) return best;
-  const Interval step = exp(Interval(a.step, p));
-  Interval w = exp(-Interval(a.step * Rational(a.offset + static_cast<long>(a.m.size()) - 1), p));  // e^{−jh}
-  for (std::size_t r = a.m.size(); r-- > 0;) {
-    if (a.m[r] != 0) {
-      Interval x = from_double(a.m[r], p);
-      A += x;
-      B += x * w;
-      if (sgn(B.lower()) > 0) best = max(best, (A - d) / B);
-    }
-    w *= step;
-  }
-  return best;
-}
-
 struct Laws {
   GridLaw remove_upper, remove_lower, add_upper, add_lower;
   Rational step, final_step;
@@ -826,6 +663,8 @@ struct Laws {
 void check_options(const GridOptions& o) {
   if (o.resolution < 1) throw Error("grid bracket", "resolution", std::to_string(o.resolution), "must be at least 1");
   if (o.max_points < 16) throw Error("grid bracket", "max_points", std::to_string(o.max_points), "must be at least 16");
+  if (o.composition_factor < 1 || o.composition_factor > 64)
+    throw Error("grid bracket", "composition_factor", std::to_string(o.composition_factor), "must lie in [1, 64]");
   if (sgn(o.tail) < 0 || o.tail >= Rational(1, 1000))
     throw Error("grid bracket", "tail", to_string(o.tail), "must lie in [0, 1/1000)");
 }
@@ -834,24 +673,11 @@ Laws composed_laws(const ContinuousPair& pair, unsigned long k, const GridOption
   if (k < 1) throw Error("grid bracket", "times", "0", "need at least one use");
   check_options(o);
   const double tail = mpq_get_d(o.tail.get_mpq_t());
-  // the composed laws depend only on (pair, k, options): claims that share them reuse them
-  const std::string one_key = pair.describe() + "|" + std::to_string(o.resolution) + "|" + to_string(o.tail) + "|" +
-                              std::to_string(o.max_points);
-  const std::string key = one_key + "|" + std::to_string(k);
-  static std::mutex mutex;
-  static std::map<std::string, Laws> cache;
-  static std::map<std::string, std::pair<Rational, std::array<GridLaw, 4>>> one_cache;
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    if (auto it = cache.find(key); it != cache.end()) return it->second;
-  }
-  // the one-use laws do not depend on k: shared by the claims of every k
+  // Computed afresh on every call: no process-wide cache (a cache keyed on the pair would be
+  // shared mutable state between unrelated callers); the convolutions are quasi-linear, so the
+  // one-use discretisation and the final evaluations dominate.
   std::optional<std::pair<Rational, std::array<GridLaw, 4>>> one;
   {
-    std::lock_guard<std::mutex> lock(mutex);
-    if (auto it = one_cache.find(one_key); it != one_cache.end()) one = it->second;
-  }
-  if (!one) {
     const auto [sigma1, scale] = deviation_and_scale(pair);
     // the largest h = scale·2^−m with h <= σ₁/resolution
     const double target = sigma1 / o.resolution;
@@ -876,11 +702,8 @@ Laws composed_laws(const ContinuousPair& pair, unsigned long k, const GridOption
         if (e.where() != "grid" || tries >= 40) throw;
       }
     }
-    std::lock_guard<std::mutex> lock(mutex);
-    if (one_cache.size() >= 8) one_cache.clear();
-    one_cache.emplace(one_key, *one);
   }
-  Composer c{tail, o.max_points, o.resolution, 0, one->first};
+  Composer c{tail, o.max_points, o.resolution * o.composition_factor, 0, one->first};
   Laws out;
   out.step = one->first;
   const auto& laws = one->second;
@@ -895,21 +718,22 @@ Laws composed_laws(const ContinuousPair& pair, unsigned long k, const GridOption
   }
   out.points = c.points;
   out.final_step = c.coarsest;
-  std::lock_guard<std::mutex> lock(mutex);
-  if (cache.size() >= 8) cache.clear();
-  cache.emplace(key, out);
   return out;
 }
 
 }  // namespace
+
+/// The step of a law as an enclosure, for the compose layer's evaluations.
+Interval step_of(const GridLaw& a, Precision p) { return Interval(a.step, p); }
 
 GridBracket grid_delta_at_epsilon(const ContinuousPair& pair, unsigned long k, const Rational& epsilon,
                                   const GridOptions& options) {
   if (sgn(epsilon) < 0) throw Error("grid bracket", "epsilon", to_string(epsilon), "must be non-negative");
   const Laws l = composed_laws(pair, k, options);
   const Precision p = options.precision;
-  Rational lo = std::max(hockey_stick(l.remove_lower, epsilon, p).lower(), hockey_stick(l.add_lower, epsilon, p).lower());
-  Rational hi = std::max(hockey_stick(l.remove_upper, epsilon, p).upper(), hockey_stick(l.add_upper, epsilon, p).upper());
+  auto h = [&](const GridLaw& a) { return grid_hockey_stick(a, step_of(a, p), epsilon); };
+  Rational lo = std::max(h(l.remove_lower), h(l.add_lower));
+  Rational hi = std::max(h(l.remove_upper), h(l.add_upper));
   lo = std::max(Rational(0), lo);
   hi = std::min(Rational(1), hi);
   if (lo > hi) lo = hi;  // cannot happen for exact masses; kept for safety of the hull
@@ -922,19 +746,19 @@ GridBracket grid_epsilon_at_delta(const ContinuousPair& pair, unsigned long k, c
   const Laws l = composed_laws(pair, k, options);
   const Precision p = options.precision;
   GridBracket out{Interval(), l.step, l.final_step, l.points, options.resolution};
-  Interval lam_lo = max(least_lambda(l.remove_lower, delta, p), least_lambda(l.add_lower, delta, p));
-  Interval lam_hi = max(least_lambda(l.remove_upper, delta, p), least_lambda(l.add_upper, delta, p));
-  if (!lam_lo.lower_is_finite()) {
+  auto e = [&](const GridLaw& a) { return grid_least_epsilon(a, step_of(a, p), delta, p); };
+  const auto lo_r = e(l.remove_lower), lo_a = e(l.add_lower);
+  if (!lo_r || !lo_a) {  // a lower law's mass at +∞ exceeds δ: so does the truth's
     out.value = Interval::infinity(p);
     return out;
   }
-  const Rational eps_lo = std::max(Rational(0), log(Interval(lam_lo.lower(), p)).lower());
-  if (!lam_hi.upper_is_finite()) {
+  const Rational eps_lo = std::max(*lo_r, *lo_a);
+  const auto hi_r = e(l.remove_upper), hi_a = e(l.add_upper);
+  if (!hi_r || !hi_a) {
     out.value = Interval::at_least(eps_lo, p);
     return out;
   }
-  Rational eps_hi = log(Interval(lam_hi.upper(), p)).upper();
-  if (eps_hi < eps_lo) eps_hi = eps_lo;
+  const Rational eps_hi = std::max({*hi_r, *hi_a, eps_lo});
   out.value = Interval::hull(eps_lo, eps_hi, p);
   return out;
 }

@@ -6,15 +6,6 @@
 
 namespace exactdp {
 
-PrivacyLoss poisson_subsample(const PrivacyLoss& loss, const Rational& q) {
-  if (sgn(q) < 0 || q > 1) throw Error("poisson_subsample", "q", to_string(q), "the sampling rate must lie in [0, 1]");
-  std::vector<std::pair<Rational, Rational>> masses;
-  masses.reserve(loss.size());
-  const Rational rest = 1 - q;
-  for (const auto& a : loss.atoms()) masses.emplace_back(q * a.p + rest * a.q, a.q);
-  return PrivacyLoss::from_masses(masses, "Poisson-subsampled pair");
-}
-
 ContinuousPair ContinuousPair::gaussian(const Rational& sigma, const Rational& sensitivity, const Rational& q) {
   if (sgn(sigma) <= 0) throw Error("gaussian", "sigma", to_string(sigma), "must be positive");
   if (sgn(sensitivity) <= 0) throw Error("gaussian", "sensitivity", to_string(sensitivity), "must be positive");

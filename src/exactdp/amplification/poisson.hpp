@@ -48,15 +48,17 @@
 /// merged loss is exactly a grid point, greedily across neighbouring bins (fact 3), storing lower
 /// bounds of the masses and the largest grid point certified below each merged loss (fact 1).
 /// Both errors are second order in h, unlike rounding every loss up or down, which moves the
-/// k-fold loss by up to k·h. Composed laws are convolutions on the grid, computed in binary64
-/// round-to-nearest and then widened by the a-priori bound on the rounding error of sums of
-/// non-negative products (Higham, "Accuracy and Stability of Numerical Algorithms", 2002, §3.1;
-/// masses below 2^−500 are first moved to +∞ (upper) or dropped (lower), so nothing underflows).
+/// k-fold loss by up to k·h. Composed laws are convolutions on the grid computed by the compose
+/// layer's certified convolution (compose/fast_convolution.hpp): exact integer products (FLINT) of
+/// the masses scaled by 2^F, rounded up for upper laws and down for lower laws, quasi-linear in
+/// the length; masses below 2^−500 are first moved to +∞ (upper) or dropped (lower).
 /// When a composed law's standard deviation has grown, it is re-gridded to step 2h by the same
 /// split (upper) and merge (lower) — domination is transitive — so each law keeps about
 /// `resolution` grid points per standard deviation and the convolutions stay small. Tails of mass
 /// at most `tail` are moved to +∞ or the window's lowest point (upper) or dropped or rounded down
-/// onto the window (lower), again by fact 1. The final δ(ε) and least-ε evaluations use MPFI.
+/// onto the window (lower), again by fact 1. The final δ(ε) and least-ε evaluations are the
+/// compose layer's grid_hockey_stick and grid_least_epsilon (directed rounding, MPFI anchors).
+/// Nothing is cached between calls.
 /// Both directions of the pair are bounded separately and combined by max.
 #pragma once
 
@@ -69,14 +71,8 @@
 
 namespace exactdp {
 
-/// The remove-direction pair (q·P + (1−q)·Q, Q) of Poisson subsampling at rate q, from the PLD of
-/// the base pair (P, Q): an atom of ratio r and masses (p, q′) becomes one of ratio q·r + 1 − q and
-/// masses (q·p + (1−q)·q′, q′) (+∞ stays +∞ with P-mass q·p); r ↦ q·r + 1 − q is injective, so atoms
-/// stay distinct. Its PrivacyProfile (max of both directions) is the add/remove profile of the
-/// subsampled mechanism (see the file comment). Exact.
-///
-/// Preconditions: 0 ≤ q ≤ 1 (exactdp::Error naming "q").
-PrivacyLoss poisson_subsample(const PrivacyLoss& loss, const Rational& q);
+// poisson_subsample(loss, q), the remove-direction pair of a finite PLD, is a transform of the PLD
+// and lives with it in divergence/privacy_loss.hpp.
 
 /// A one-use neighbouring pair with infinite-support privacy loss, described by the laws of its loss.
 struct ContinuousPair {
@@ -97,14 +93,21 @@ struct ContinuousPair {
   std::string describe() const;
 };
 
-/// Options of the grid bracket. The bracket's width falls roughly like 1/resolution² and its
-/// time grows like resolution²; every choice gives a valid bracket.
+/// Options of the grid bracket. A higher resolution gives a narrower bracket (for one use about
+/// like 1/resolution²; for long compositions more slowly, see bench/README.md) and its time grows
+/// about linearly (the one-use discretisation dominates since the convolutions are quasi-linear);
+/// every choice gives a valid bracket.
 struct GridOptions {
   /// Grid points per standard deviation of the privacy loss (≥ 1): the one-use step is the
   /// largest s·2^−m (s = 1, or ε₀ = Δ/b for Laplace so that its atoms ±ε₀ are grid points) at
   /// most σ₁/resolution, σ₁ an estimate of the one-use loss's standard deviation; composed laws
   /// are re-gridded to twice the step whenever that keeps this many points per deviation.
   unsigned resolution = 8;
+  /// The composed laws keep resolution × composition_factor grid points per standard deviation
+  /// (≥ 1) before they are re-gridded. The convolutions are quasi-linear (compose/fast_convolution.hpp),
+  /// so a factor of 4 costs little beside the one-use discretisation and narrows the bracket
+  /// several-fold for long compositions (bench/README.md); 1 keeps the historical grids.
+  unsigned composition_factor = 1;
   /// Tail mass moved per truncation (to +∞ for the upper law, dropped for the lower law); each
   /// truncation widens the bracket by at most this much in δ.
   Rational tail{Rational(1, 1) / Rational(mpz_class("1000000000000000000000000000000000"))};

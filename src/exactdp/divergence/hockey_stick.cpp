@@ -1,6 +1,7 @@
 #include "exactdp/divergence/hockey_stick.hpp"
 
 #include "exactdp/core/error.hpp"
+#include "exactdp/divergence/functionals.hpp"
 
 namespace exactdp {
 
@@ -18,8 +19,8 @@ std::pair<Rational, Rational> hockey_stick_event(const PrivacyLoss& loss, const 
 }
 
 Rational hockey_stick(const PrivacyLoss& loss, const Rational& lambda) {
-  auto [p, q] = hockey_stick_event(loss, lambda);
-  return p - lambda * q;
+  if (sgn(lambda) < 0) throw Error("", "lambda", to_string(lambda), "the hockey-stick parameter must be non-negative");
+  return hockey_stick_sum(loss.atoms(), lambda);  // Σ (p − λq)⁺ (functionals.hpp)
 }
 
 PiecewiseLinear directional_profile(const PrivacyLoss& loss) {

@@ -78,10 +78,7 @@ namespace {
 /// base exists ("lattice" losses: randomized response, discrete Laplace, and all their
 /// compositions). Found by the multiplicative Euclidean algorithm on the ratios (gcd of their
 /// logarithms); gives up after a bounded number of steps, which only costs the fast path.
-struct Lattice {
-  Rational base;
-  std::vector<long> exponent;  // one per finite positive-ratio atom, in atom order
-};
+using Lattice = PrivacyLoss::Lattice;
 
 std::optional<Rational> multiplicative_gcd(Rational a, Rational b) {
   // For incommensurable ratios (e.g. 2 and 3) the quotients never reach equality and their
@@ -210,6 +207,17 @@ std::vector<LossAtom> lattice_power(const std::vector<LossAtom>& atoms, const La
 }
 
 }  // namespace
+
+std::optional<PrivacyLoss::Lattice> PrivacyLoss::lattice() const { return find_lattice(atoms_); }
+
+PrivacyLoss poisson_subsample(const PrivacyLoss& loss, const Rational& q) {
+  if (sgn(q) < 0 || q > 1) throw Error("poisson_subsample", "q", to_string(q), "the sampling rate must lie in [0, 1]");
+  std::vector<std::pair<Rational, Rational>> masses;
+  masses.reserve(loss.size());
+  const Rational rest = 1 - q;
+  for (const auto& a : loss.atoms()) masses.emplace_back(q * a.p + rest * a.q, a.q);
+  return PrivacyLoss::from_masses(masses, "Poisson-subsampled pair");
+}
 
 PrivacyLoss PrivacyLoss::self_compose(unsigned long k) const {
   if (k >= 2)

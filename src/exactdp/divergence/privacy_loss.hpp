@@ -7,6 +7,7 @@
 #include "exactdp/numeric/extended_rational.hpp"
 #include "exactdp/numeric/rational.hpp"
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -73,6 +74,16 @@ public:
   /// The k-fold self-composition by repeated squaring of compose() — the reference route.
   PrivacyLoss self_compose_by_squaring(unsigned long k) const;
 
+  /// When every finite positive ratio is an integer power ρ^e of one rational base ρ > 1
+  /// (randomized response, the discrete Laplace mechanism and all their compositions): ρ and the
+  /// exponents, one per atom of finite positive ratio in atom order. std::nullopt otherwise (or when
+  /// the search for ρ gives up, which only costs the fast routes).
+  struct Lattice {
+    Rational base;
+    std::vector<long> exponent;
+  };
+  std::optional<Lattice> lattice() const;
+
   friend bool operator==(const PrivacyLoss&, const PrivacyLoss&) = default;
 
 private:
@@ -81,5 +92,14 @@ private:
   static PrivacyLoss normalise(std::vector<LossAtom> atoms);
   std::vector<LossAtom> atoms_;
 };
+
+/// The remove-direction pair (q·P + (1−q)·Q, Q) of Poisson subsampling at rate q, from the PLD of
+/// the base pair (P, Q): an atom of ratio r and masses (p, q′) becomes one of ratio q·r + 1 − q and
+/// masses (q·p + (1−q)·q′, q′) (+∞ stays +∞ with P-mass q·p); r ↦ q·r + 1 − q is injective, so atoms
+/// stay distinct. Its PrivacyProfile (max of both directions) is the add/remove profile of the
+/// subsampled mechanism (amplification/poisson.hpp states the argument). Exact.
+///
+/// Preconditions: 0 ≤ q ≤ 1 (exactdp::Error naming "q").
+PrivacyLoss poisson_subsample(const PrivacyLoss& loss, const Rational& q);
 
 }  // namespace exactdp

@@ -1,6 +1,7 @@
 #include "exactdp/divergence/renyi.hpp"
 
 #include "exactdp/core/error.hpp"
+#include "exactdp/divergence/functionals.hpp"
 
 namespace exactdp {
 namespace {
@@ -18,26 +19,18 @@ void require_alpha(const Rational& alpha) {
 ExtendedRational renyi_moment(const PrivacyLoss& loss, unsigned long alpha) {
   if (alpha < 2) throw Error("", "alpha", std::to_string(alpha), "the integer Renyi order must be at least 2");
   if (catastrophic(loss)) return ExtendedRational::infinity();
-  Rational s;
-  for (const auto& a : loss.atoms()) {
-    if (sgn(a.p) == 0) continue;
-    // p^α q^{1−α} = p · (p/q)^{α−1}
-    s += a.p * pow(a.ratio.value(), alpha - 1);
-  }
-  return ExtendedRational(s);
+  ExtendedRational s;
+  for (const auto& a : loss.atoms()) s = s + renyi_term(a.p, a.q, alpha);  // functionals.hpp
+  return s;
 }
 
 Interval renyi_moment(const PrivacyLoss& loss, const Rational& alpha, Precision precision) {
   require_alpha(alpha);
   if (catastrophic(loss)) return Interval::infinity(precision);
-  Interval s = Interval::zero(precision), am1(Rational(alpha - 1), precision);
+  Interval s = Interval::zero(precision);
   for (const auto& a : loss.atoms()) {
     if (sgn(a.p) == 0) continue;
-    if (a.ratio.value() == 1) {
-      s += Interval(a.p, precision);
-      continue;
-    }
-    s += Interval(a.p, precision) * exp(am1 * log(Interval(a.ratio.value(), precision)));
+    s += renyi_term(a.p, a.q, alpha, precision);  // functionals.hpp
   }
   return s;
 }

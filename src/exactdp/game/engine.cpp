@@ -42,11 +42,7 @@ PiecewiseLinear ProfileFunctional::leaf(const Rational& p, const Rational& q) co
   return PiecewiseLinear::from_trusted_pieces({{Rational(0), p, Rational(-q)}, {Rational(p / q), Rational(0), Rational(0)}});
 }
 
-ExtendedRational RenyiFunctional::leaf(const Rational& p, const Rational& q) const {
-  if (sgn(p) == 0) return ExtendedRational();
-  if (sgn(q) == 0) return ExtendedRational::infinity();
-  return ExtendedRational(Rational(pow(p, alpha) / pow(q, alpha - 1)));
-}
+ExtendedRational RenyiFunctional::leaf(const Rational& p, const Rational& q) const { return renyi_term(p, q, alpha); }
 
 ExtendedRational RatioFunctional::leaf(const Rational& p, const Rational& q) const {
   if (sgn(p) == 0) return ExtendedRational();
@@ -63,8 +59,7 @@ CertifiedValue max(const CertifiedValue& a, const CertifiedValue& b) {
 CertifiedValue CertifiedRenyiFunctional::leaf(const Rational& p, const Rational& q) const {
   if (sgn(p) == 0) return zero();
   if (sgn(q) == 0) return {true, Interval::zero(precision)};
-  // p^α q^{1−α} = p · exp((α − 1) · ln(p/q))
-  return {false, Interval(p, precision) * exp(Interval(Rational(alpha - 1), precision) * log(Interval(Rational(p / q), precision)))};
+  return {false, renyi_term(p, q, alpha, precision)};  // divergence/functionals.hpp
 }
 
 void CertifiedRenyiFunctional::combine(CertifiedValue& acc, const CertifiedValue& v, const Rational& z) const {

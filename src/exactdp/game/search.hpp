@@ -17,6 +17,7 @@
 /// stop value.
 #pragma once
 
+#include "exactdp/divergence/functionals.hpp"
 #include "exactdp/divergence/piecewise_linear.hpp"
 #include "exactdp/game/compiled_game.hpp"
 #include "exactdp/game/engine.hpp"
@@ -49,10 +50,7 @@ struct HockeyStickAt {
   using Value = Rational;
   static constexpr bool ordered = true;
   Rational lambda;
-  Value leaf(const Rational& p, const Rational& q) const {
-    Rational v = p - lambda * q;
-    return sgn(v) > 0 ? v : Rational(0);
-  }
+  Value leaf(const Rational& p, const Rational& q) const { return hockey_stick_term(p, q, lambda); }
   Value zero() const { return 0; }
   void combine(Value& acc, const Value& v, const Rational& z) const {
     if (sgn(v) != 0) acc += z * v;

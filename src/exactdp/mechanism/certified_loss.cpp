@@ -1,10 +1,14 @@
 #include "exactdp/mechanism/certified_loss.hpp"
 
 #include "exactdp/core/error.hpp"
+#include "exactdp/divergence/functionals.hpp"
+#include "exactdp/numeric/certified_convolution.hpp"
 
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <numeric>
+#include <optional>
 #include <utility>
 
 namespace exactdp {
@@ -15,7 +19,6 @@ bool is_exact_zero(const Interval& x) {
 }
 bool certainly_negative(const Interval& x) { return x.upper_is_finite() && x.upper() < 0; }
 bool certainly_positive(const Interval& x) { return x.lower_is_finite() && x.lower() > 0; }
-Interval positive_part(const Interval& x) { return max(x, Interval::zero(x.precision())); }
 
 int sign_of_kind(const SymbolicRatio& r) { return r.is_zero() ? 0 : r.is_infinite() ? 2 : 1; }
 
@@ -218,7 +221,104 @@ CertifiedLoss compose(const CertifiedLoss& a, const CertifiedLoss& b) {
   return CertifiedLoss(std::move(atoms));
 }
 
+namespace {
+
+/// The exponent lattice of a certified loss: every finite ratio is e^{index·g} (coefficient 1).
+struct ExponentLattice {
+  Rational g;
+  long min_index = 0, step = 1;
+  std::vector<long> index;  // per finite atom, in atom order
+};
+
+std::optional<ExponentLattice> exponent_lattice(const std::vector<CertifiedLossAtom>& atoms) {
+  ExponentLattice lat;
+  for (const auto& a : atoms) {
+    if (!a.ratio.is_positive_finite()) continue;
+    if (a.ratio.coefficient() != 1) return std::nullopt;
+    const Rational s = abs(a.ratio.exponent());
+    if (sgn(s) == 0) continue;
+    if (sgn(lat.g) == 0) {
+      lat.g = s;
+    } else {
+      mpz_class num, den;
+      mpz_gcd(num.get_mpz_t(), lat.g.get_num_mpz_t(), s.get_num_mpz_t());
+      mpz_lcm(den.get_mpz_t(), lat.g.get_den_mpz_t(), s.get_den_mpz_t());
+      lat.g = Rational(num, den);
+      lat.g.canonicalize();
+    }
+  }
+  if (sgn(lat.g) == 0) lat.g = 1;
+  bool first = true;
+  for (const auto& a : atoms) {
+    if (!a.ratio.is_positive_finite()) continue;
+    const Rational e = a.ratio.exponent() / lat.g;
+    if (e.get_den() != 1 || !e.get_num().fits_slong_p()) return std::nullopt;
+    const long i = e.get_num().get_si();
+    lat.index.push_back(i);
+    lat.min_index = first ? i : std::min(lat.min_index, i);
+    first = false;
+  }
+  if (lat.index.empty()) return std::nullopt;
+  long step = 0;
+  for (long i : lat.index) step = std::gcd(step, i - lat.min_index);
+  lat.step = step == 0 ? 1 : step;
+  return lat;
+}
+
+/// The tighter of two enclosures of one number (the first if they do not meet, which exact
+/// arithmetic excludes; both are valid).
+Interval intersect(const Interval& a, const Interval& b) {
+  Interval out = a;
+  mpfi_intersect(out.get(), a.get(), b.get());
+  if (mpfi_is_empty(out.get())) return a;
+  return out;
+}
+
+}  // namespace
+
 CertifiedLoss CertifiedLoss::self_compose(unsigned long k) const {
+  const auto lat = k >= 2 ? exponent_lattice(atoms_) : std::nullopt;
+  if (!lat) return self_compose_by_squaring(k);
+  const Precision prec = precision();
+  long max_index = lat->min_index;
+  for (long i : lat->index) max_index = std::max(max_index, i);
+  const std::size_t width = static_cast<std::size_t>((max_index - lat->min_index) / lat->step) + 1;
+  std::vector<Interval> P(width, Interval::zero(prec)), Q(width, Interval::zero(prec));
+  Interval finite_p = Interval::zero(prec), finite_q = Interval::zero(prec);
+  bool has_infinite = false, has_zero = false;
+  std::size_t n = 0;
+  for (const auto& a : atoms_) {
+    if (a.ratio.is_infinite()) has_infinite = true;
+    if (a.ratio.is_zero()) has_zero = true;
+    if (!a.ratio.is_positive_finite()) continue;
+    const std::size_t j = static_cast<std::size_t>((lat->index[n++] - lat->min_index) / lat->step);
+    P[j] += a.p;
+    Q[j] += a.q;
+    finite_p += a.p;
+    finite_q += a.q;
+  }
+  // P-masses of the finite k-tuples are the coefficients of (Σ p_j z^j)^k, Q-masses likewise; an
+  // outcome has a finite positive ratio iff all its factors have
+  const std::vector<Interval> Pk = certified_power(P, k, prec), Qk = certified_power(Q, k, prec);
+  std::vector<CertifiedLossAtom> out;
+  out.reserve(Pk.size() + 2);
+  const Interval one(1L, prec);
+  if (has_zero) out.push_back({SymbolicRatio::zero(), Interval::zero(prec), one - pow(finite_q, static_cast<long>(k))});
+  const Rational s0 = lat->g * Rational(static_cast<long>(k) * lat->min_index), ds = lat->g * Rational(lat->step);
+  const Interval growth = exp(Interval(ds, prec));
+  Interval ratio = exp(Interval(s0, prec));  // e^{s_j}, s_j = s0 + j·ds
+  for (std::size_t j = 0; j < std::max(Pk.size(), Qk.size()); ++j, ratio *= growth) {
+    const Interval& pj = j < Pk.size() ? Pk[j] : Interval::zero(prec);
+    const Interval& qj = j < Qk.size() ? Qk[j] : Interval::zero(prec);
+    if (pj.upper() == 0 && qj.upper() == 0) continue;  // structurally absent
+    out.push_back({SymbolicRatio::exponential(1, s0 + ds * Rational(static_cast<long>(j))), intersect(pj, qj * ratio),
+                   intersect(qj, pj / ratio)});
+  }
+  if (has_infinite) out.push_back({SymbolicRatio::infinity(), one - pow(finite_p, static_cast<long>(k)), Interval::zero(prec)});
+  return CertifiedLoss(std::move(out));  // sorted by s_j (g > 0), distinct ratios
+}
+
+CertifiedLoss CertifiedLoss::self_compose_by_squaring(unsigned long k) const {
   const Precision p = precision();
   std::vector<CertifiedLossAtom> identity;
   identity.push_back({SymbolicRatio(), Interval(1L, p), Interval(1L, p)});
@@ -235,11 +335,7 @@ Interval CertifiedLoss::hockey_stick(const Interval& lambda) const {
   if (!lambda.lower_is_finite() || lambda.lower() < 0)
     throw Error("CertifiedLoss::hockey_stick", "lambda", lambda.to_string(), "lambda must be non-negative");
   Interval h = Interval::zero(std::max(precision(), lambda.precision()));
-  for (const auto& a : atoms_) {
-    if (a.ratio.is_zero()) continue;  // (0 − λq)⁺ = 0
-    if (a.ratio.is_infinite()) h += a.p;
-    else h += positive_part(a.p - lambda * a.q);
-  }
+  h += hockey_stick_sum(atoms_, lambda);  // Σ (p − λq)⁺ (divergence/functionals.hpp)
   return min(h, Interval(1L, h.precision()));
 }
 
@@ -267,6 +363,9 @@ Interval CertifiedLoss::least_lambda_one_direction(const Rational& delta) const 
   for (; it != atoms_.rend(); ++it) {
     p_sum += it->p;
     q_sum += it->q;
+    // a suffix with P(S) ≤ δ gives (P(S) − δ)/Q(S) ≤ 0 < best: it cannot matter, whatever Q(S) is
+    const Interval excess = p_sum - Interval(delta, prec);
+    if (excess.upper_is_finite() && !(excess.upper() > 0)) continue;
     if (!certainly_positive(q_sum)) return Interval::at_least(best.lower(), prec);  // underflowed Q-mass
     best = max(best, (p_sum - Interval(delta, prec)) / q_sum);
   }
@@ -288,14 +387,11 @@ Interval CertifiedLoss::renyi_divergence(const Rational& alpha) const {
   if (alpha <= 1)
     throw Error("CertifiedLoss::renyi_divergence", "alpha", to_string(alpha), "the Renyi order alpha must exceed 1");
   const Precision prec = precision();
-  const bool integer_order = alpha.get_den() == 1 && alpha.get_num().fits_slong_p();
-  const long a = integer_order ? alpha.get_num().get_si() : 0;
-  const Interval alpha_i(alpha, prec), beta_i(Rational(1 - alpha), prec);
   Interval moment = Interval::zero(prec);
   for (const auto& atom : atoms_) {
     if (atom.ratio.is_zero()) continue;  // P = 0: no contribution
     if (atom.ratio.is_infinite()) return Interval::infinity(prec);
-    moment += integer_order ? pow(atom.p, a) * pow(atom.q, 1 - a) : pow(atom.p, alpha_i) * pow(atom.q, beta_i);
+    moment += renyi_term(atom.p, atom.q, alpha);  // p^α q^{1−α} (divergence/functionals.hpp)
   }
   return log(moment) / Interval(Rational(alpha - 1), prec);
 }

@@ -104,8 +104,15 @@ public:
   /// The loss of the product pair: ratios multiply exactly, masses multiply (certified), equal
   /// ratios merged (THEOREMS.md A.1, "The PLD of a product pair").
   friend CertifiedLoss compose(const CertifiedLoss& a, const CertifiedLoss& b);
-  /// The k-fold self-composition (k ≥ 0) by repeated squaring.
+  /// The k-fold self-composition (k ≥ 0). When every finite ratio is e^{e·g} for integers e and
+  /// one rational g > 0 (coefficient 1: rr, krr and dlaplace given by ε, and their compositions),
+  /// the P- and Q-masses are the coefficients of two polynomials raised to the k-th power with
+  /// numeric/certified_convolution.hpp's certified_power (quasi-linear; each mass the intersection
+  /// of its own enclosure and the other world's times the exact ratio); otherwise
+  /// self_compose_by_squaring(). Both enclose the same masses.
   CertifiedLoss self_compose(unsigned long k) const;
+  /// The k-fold self-composition by repeated squaring of compose() — the reference route.
+  CertifiedLoss self_compose_by_squaring(unsigned long k) const;
 
   /// H_λ(P‖Q) = Σ (P(y) − λQ(y))⁺ for every λ in the enclosure (λ ≥ 0), certified.
   Interval hockey_stick(const Interval& lambda) const;

@@ -1,13 +1,13 @@
 #include "exactdp/reduce/lyu_decomp.hpp"
 
+#include "exactdp/divergence/functionals.hpp"
+
 #include <algorithm>
 #include <functional>
 
 namespace exactdp {
 
 namespace {
-
-Rational positive_part(const Rational& x) { return sgn(x) > 0 ? x : Rational(0); }
 
 Rational uniform(std::size_t n) { return Rational(1, static_cast<unsigned long>(n)); }
 
@@ -24,7 +24,7 @@ std::vector<std::array<Rational, 2>> tree_hockey_stick(const LikelihoodTree& tre
     const auto& node = tree.nodes[n];
     const auto& m = node.likelihood;
     if (tree.is_full(n)) {
-      for (int b = 0; b < 2; ++b) lower[n][b] = positive_part(m[b] - gamma * m[1 - b]);
+      for (int b = 0; b < 2; ++b) lower[n][b] = hockey_stick_term(m[b], m[1 - b], gamma);  // (p − γq)⁺
       continue;
     }
     for (int b = 0; b < 2; ++b) {

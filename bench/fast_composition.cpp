@@ -1,0 +1,78 @@
+// The library's certified composition routes timed directly (issue 17), for what the Python module
+// cannot reach yet (compose/fast_convolution.hpp has no binding until the composition planner of
+// accounting/ calls it). A plain program: prints wall and CPU time per route; asserts nothing.
+//
+//   exactdp_fast_composition dlap [K]                    discrete Laplace ε = 1, k = K (10 000), ε(10^-5)
+//   exactdp_fast_composition dpsgd [RES] [K] [FACTOR]    subsampled Gaussian σ = 1, q = 1/100, ε(10^-5)
+#include "exactdp/amplification/poisson.hpp"
+#include "exactdp/compose/fast_convolution.hpp"
+#include "exactdp/mechanism/certified_loss.hpp"
+
+#include <chrono>
+#include <cstdlib>
+#include <ctime>
+#include <functional>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+using namespace exactdp;
+
+namespace {
+
+void timed(const std::string& what, const std::function<std::string()>& run) {
+  const auto w0 = std::chrono::steady_clock::now();
+  const std::clock_t c0 = std::clock();
+  const std::string result = run();
+  const double cpu = double(std::clock() - c0) / CLOCKS_PER_SEC;
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
+  std::cout << what << ": " << result << "  wall " << wall * 1e3 << " ms, cpu " << cpu * 1e3 << " ms\n";
+}
+
+std::string relative(const Interval& v) {
+  if (!v.lower_is_finite() || !v.upper_is_finite()) return "unbounded";
+  std::ostringstream out;
+  out << std::setprecision(3) << mpq_get_d(Rational(v.width_upper() / v.upper()).get_mpq_t());
+  return out.str();
+}
+
+/// The discrete Laplace pair by ε: ratio e^{ε} with P-mass 1/(1 + e^{−ε}), ratio e^{−ε} with the rest.
+CertifiedLoss dlaplace(const Rational& eps) {
+  const Interval r = exp(Interval(Rational(-eps)));
+  const Interval one(1L, default_precision);
+  const Interval a = one / (one + r), b = r / (one + r);
+  return CertifiedLoss::from_atoms({{SymbolicRatio::exponential(1, eps), a, b}, {SymbolicRatio::exponential(1, -eps), b, a}});
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string what = argc > 1 ? argv[1] : "dlap";
+  const Rational delta(1, 100000);
+  if (what == "dlap") {
+    const unsigned long k = argc > 2 ? std::strtoul(argv[2], nullptr, 10) : 10000;
+    const CertifiedLoss loss = dlaplace(1);
+    timed("fast_epsilon_at_delta (compose/fast_convolution.hpp)", [&] {
+      const FastBracket b = fast_epsilon_at_delta(loss, k, delta);
+      return b.value.to_string(15) + " relative width " + relative(b.value) + ", " + std::to_string(b.points) + " points";
+    });
+    timed("CertifiedLoss::self_compose + least_epsilon (certified_power)", [&] {
+      const Interval e = loss.self_compose(k).least_epsilon(delta);
+      return e.to_string(15) + " relative width " + relative(e);
+    });
+    return 0;
+  }
+  const unsigned res = argc > 2 ? static_cast<unsigned>(std::atoi(argv[2])) : 32;
+  const unsigned long k = argc > 3 ? std::strtoul(argv[3], nullptr, 10) : 10000;
+  GridOptions o;
+  o.resolution = res;
+  o.composition_factor = argc > 4 ? static_cast<unsigned>(std::atoi(argv[4])) : 1;
+  timed("grid_epsilon_at_delta (resolution " + std::to_string(res) + ", composition factor " +
+            std::to_string(o.composition_factor) + ")",
+        [&] {
+          const GridBracket b = grid_epsilon_at_delta(ContinuousPair::gaussian(1, 1, Rational(1, 100)), k, delta, o);
+          return b.value.to_string(12) + " relative width " + relative(b.value) + ", " + std::to_string(b.points) + " points";
+        });
+  return 0;
+}

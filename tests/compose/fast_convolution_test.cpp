@@ -1,0 +1,218 @@
+// The fast certified composition (compose/fast_convolution.hpp) and the certified convolution
+// beneath it (numeric/certified_convolution.hpp), checked against exact rational arithmetic and
+// against the exact composition routes (PrivacyLoss::self_compose, CertifiedLoss::self_compose),
+// which share no code with them.
+#include "exactdp/compose/fast_convolution.hpp"
+
+#include "exactdp/core/error.hpp"
+#include "exactdp/divergence/hockey_stick.hpp"
+#include "exactdp/numeric/certified_convolution.hpp"
+#include "support/exact.hpp"
+
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+namespace exactdp {
+namespace {
+
+using testing::q;
+using testing::rr_table;
+
+/// The exact convolution of two vectors of doubles (doubles are dyadic rationals).
+std::vector<Rational> exact_convolution(const std::vector<double>& a, const std::vector<double>& b) {
+  std::vector<Rational> c(a.size() + b.size() - 1);
+  for (std::size_t i = 0; i < a.size(); ++i)
+    for (std::size_t j = 0; j < b.size(); ++j) c[i + j] += Rational(a[i]) * Rational(b[j]);
+  return c;
+}
+
+std::vector<double> small_masses() {
+  // masses spread over many magnitudes, with zeros, so that both roundings are exercised
+  const auto n = *rc::gen::inRange<std::size_t>(1, 24);
+  std::vector<double> v;
+  for (std::size_t i = 0; i < n; ++i) {
+    const int e = *rc::gen::inRange(-200, 1);
+    const double m = *rc::gen::inRange(0, 1 << 20) / double(1 << 20);
+    v.push_back(std::ldexp(m, e));
+  }
+  return v;
+}
+
+// The law of the certified convolution: every output is on its stated side of the exact sum of
+// products (independent route: exact rational arithmetic on the same doubles).
+RC_GTEST_PROP(CertifiedConvolution, BoundsTheExactConvolutionFromItsSide, ()) {
+  const std::vector<double> a = small_masses(), b = small_masses();
+  const unsigned F = *rc::gen::inRange(8u, 200u);
+  const auto up = certified_convolution(a, b, BoundSide::upper, {F});
+  const auto down = certified_convolution(a, b, BoundSide::lower, {F});
+  const auto exact = exact_convolution(a, b);
+  RC_ASSERT(up.size() == exact.size());
+  RC_ASSERT(down.size() == exact.size());
+  for (std::size_t j = 0; j < exact.size(); ++j) {
+    RC_ASSERT(Rational(down[j]) <= exact[j]);
+    RC_ASSERT(exact[j] <= Rational(up[j]));
+  }
+  const auto sq = certified_square(a, BoundSide::upper, {F});
+  const auto exact_sq = exact_convolution(a, a);
+  for (std::size_t j = 0; j < exact_sq.size(); ++j) RC_ASSERT(exact_sq[j] <= Rational(sq[j]));
+}
+
+TEST(CertifiedConvolution, ExactWhenTheScaleHoldsEveryMass) {
+  // 1/2, 1/4 and 3/8 are multiples of 2^−8: the product is exact, both sides agree with it
+  const std::vector<double> a{0.5, 0.25}, b{0.375};
+  for (BoundSide s : {BoundSide::lower, BoundSide::upper}) {
+    const auto c = certified_convolution(a, b, s, {8});
+    ASSERT_EQ(c.size(), 2u);
+    EXPECT_EQ(c[0], 0.1875);
+    EXPECT_EQ(c[1], 0.09375);
+  }
+  EXPECT_THROW(certified_convolution({-1.0}, {1.0}, BoundSide::upper), Error);
+  EXPECT_THROW(certified_convolution({1.0}, {1.0}, BoundSide::upper, {4}), Error);
+}
+
+/// True when the bracket contains the enclosure's points up to the enclosure's own width.
+bool brackets(const Interval& bracket, const Interval& truth) {
+  return bracket.lower() <= truth.upper() && truth.lower() <= bracket.upper();
+}
+
+// Randomized response is a lattice loss (ratios λ^{±1}): the fast route has no grid error and its
+// bracket must contain the exact profile of the exact k-fold composition (independent algorithm:
+// PrivacyLoss::self_compose, Kronecker-substituted big-integer power).
+TEST(FastComposition, LatticeBracketContainsTheExactComposition) {
+  const PrivacyLoss rr = rr_table(q(3), q(0));
+  for (unsigned long k : {1ul, 2ul, 7ul, 40ul}) {
+    const PrivacyProfile exact(rr.self_compose(k));
+    for (const Rational& eps : {q(0), q(1, 3), q(2), q(5)}) {
+      const FastBracket b = fast_delta_at_epsilon(rr, k, eps);
+      EXPECT_TRUE(b.lattice);
+      EXPECT_TRUE(brackets(b.value, exact.delta(exp(Interval(eps)))))
+          << "k = " << k << ", eps = " << to_string(eps) << ": " << b.value.to_string();
+      EXPECT_LE(b.value.width_upper(), q(1, 1000000000));  // only rounding error: tiny
+    }
+    for (const Rational& delta : {q(1, 100000), q(1, 10)}) {
+      const FastBracket e = fast_epsilon_at_delta(rr, k, delta);
+      EXPECT_TRUE(brackets(e.value, exact.least_epsilon(delta)))
+          << "k = " << k << ", delta = " << to_string(delta) << ": " << e.value.to_string();
+    }
+  }
+}
+
+// A pair whose ratios 2 and 1/3 are incommensurable is gridded: the bracket contains the exact
+// value at every resolution and narrows as the grid refines.
+TEST(FastComposition, GriddedBracketContainsTheExactValueAndNarrows) {
+  const PrivacyLoss loss = PrivacyLoss::from_masses({{q(1, 2), q(1, 4)}, {q(1, 4), q(3, 4)}, {q(1, 4), q(0)}});
+  const unsigned long k = 6;
+  const PrivacyProfile exact(loss.self_compose_by_squaring(k));
+  const Rational eps(1);
+  const Interval truth = exact.delta(exp(Interval(eps)));
+  Rational previous(2);
+  for (unsigned res : {8u, 32u, 128u, 512u}) {
+    FastCompositionOptions o;
+    o.resolution = res;
+    o.max_resolution = res;  // one resolution only
+    const FastBracket b = fast_delta_at_epsilon(loss, k, eps, std::nullopt, o);
+    EXPECT_FALSE(b.lattice);
+    EXPECT_TRUE(brackets(b.value, truth)) << "resolution " << res << ": " << b.value.to_string();
+    EXPECT_LT(b.value.width_upper(), previous) << "resolution " << res;
+    previous = b.value.width_upper();
+  }
+  // the catastrophic atom leaves P-mass 1 − (3/4)^6 ≈ 0.82 at +∞: ε is finite only for δ above it
+  FastCompositionOptions o;
+  o.max_resolution = 256;
+  const FastBracket e = fast_epsilon_at_delta(loss, k, q(9, 10), std::nullopt, o);
+  EXPECT_TRUE(brackets(e.value, exact.least_epsilon(q(9, 10)))) << e.value.to_string();
+  EXPECT_FALSE(fast_epsilon_at_delta(loss, k, q(1, 10), std::nullopt, o).value.upper_is_finite());
+}
+
+// Subsampling: the fast route subsamples exactly (poisson_subsample) before gridding; the truth is
+// the exact profile of the exactly subsampled pair composed exactly.
+TEST(FastComposition, SubsampledBracketContainsTheExactValue) {
+  const PrivacyLoss rr = rr_table(q(4), q(0));
+  const Rational rate = q(1, 5);
+  const unsigned long k = 12;
+  const PrivacyProfile exact(poisson_subsample(rr, rate).self_compose_by_squaring(k));
+  FastCompositionOptions o;
+  o.max_resolution = 256;
+  for (const Rational& eps : {q(1, 4), q(1)}) {
+    const FastBracket b = fast_delta_at_epsilon(rr, k, eps, rate, o);
+    EXPECT_TRUE(brackets(b.value, exact.delta(exp(Interval(eps))))) << b.value.to_string();
+  }
+  EXPECT_THROW(fast_delta_at_epsilon(rr, k, q(1), q(0)), Error);
+}
+
+/// The discrete Laplace pair by ε: P(y ≤ 0) = 1/(1 + e^{−ε}) with ratio e^{ε}, else ratio e^{−ε}.
+CertifiedLoss dlaplace_by_epsilon(const Rational& eps) {
+  const Interval r = exp(Interval(Rational(-eps)));
+  const Interval one(1L, default_precision);
+  const Interval a = one / (one + r), b = r / (one + r);
+  return CertifiedLoss::from_atoms({{SymbolicRatio::exponential(1, eps), a, b}, {SymbolicRatio::exponential(1, -eps), b, a}});
+}
+
+// Mechanisms given by ε have ratios e^{±ε}: a lattice of step ε for the certified loss. The truth
+// is CertifiedLoss::self_compose_by_squaring (repeated squaring of the interval PLD, with merging
+// of equal ratios — no polynomial product, no grid).
+TEST(FastComposition, CertifiedLatticeMatchesTheCertifiedComposition) {
+  const CertifiedLoss dlap = dlaplace_by_epsilon(q(1, 2));
+  const unsigned long k = 25;
+  const CertifiedLoss exact = dlap.self_compose_by_squaring(k);
+  for (const Rational& eps : {q(1), q(3)}) {
+    const FastBracket f = fast_delta_at_epsilon(dlap, k, eps);
+    EXPECT_TRUE(f.lattice);
+    EXPECT_TRUE(brackets(f.value, exact.delta_at_epsilon(Interval(eps)))) << f.value.to_string();
+  }
+  const FastBracket e = fast_epsilon_at_delta(dlap, k, q(1, 100000));
+  EXPECT_TRUE(brackets(e.value, exact.least_epsilon(q(1, 100000)))) << e.value.to_string();
+  EXPECT_LE(e.value.width_upper(), q(1, 1000000000) * e.value.upper());
+}
+
+// CertifiedLoss::self_compose raises lattice losses to the k-th power with certified_power: the
+// same ratios as repeated squaring, and every mass enclosure meets the reference one (both contain
+// the true mass); RR by ε with δ > 0 adds the atoms of ratio 0 and +∞.
+TEST(CertifiedLossPower, LatticePowerAgreesWithRepeatedSquaring) {
+  const Interval e = exp(Interval(q(1)));
+  const Interval one(1L, default_precision), d(q(1, 20), default_precision);
+  // RR_{ε=1, δ=1/20}: (δ, 0), ((1−δ)e/(1+e), (1−δ)/(1+e)), the mirror, (0, δ)
+  const Interval hi = (one - d) * e / (one + e), lo = (one - d) / (one + e);
+  const CertifiedLoss rr = CertifiedLoss::from_atoms({{SymbolicRatio::infinity(), d, Interval::zero(default_precision)},
+                                                      {SymbolicRatio::exponential(1, q(1)), hi, lo},
+                                                      {SymbolicRatio::exponential(1, q(-1)), lo, hi},
+                                                      {SymbolicRatio::zero(), Interval::zero(default_precision), d}});
+  for (const CertifiedLoss& base : {rr, dlaplace_by_epsilon(q(2, 3))}) {
+    for (unsigned long k : {2ul, 5ul, 16ul}) {
+      const CertifiedLoss fast = base.self_compose(k), slow = base.self_compose_by_squaring(k);
+      ASSERT_EQ(fast.size(), slow.size()) << "k = " << k;
+      for (std::size_t i = 0; i < fast.size(); ++i) {
+        EXPECT_EQ(fast.atoms()[i].ratio, slow.atoms()[i].ratio);
+        EXPECT_TRUE(brackets(fast.atoms()[i].p, slow.atoms()[i].p)) << fast.atoms()[i].p.to_string() << " vs " << slow.atoms()[i].p.to_string();
+        EXPECT_TRUE(brackets(fast.atoms()[i].q, slow.atoms()[i].q));
+      }
+      const Interval ef = fast.least_epsilon(q(1, 10)), es = slow.least_epsilon(q(1, 10));
+      ASSERT_EQ(ef.upper_is_finite(), es.upper_is_finite()) << ef.to_string() << " vs " << es.to_string();
+      if (es.upper_is_finite()) EXPECT_TRUE(brackets(ef, es)) << ef.to_string() << " vs " << es.to_string();
+    }
+  }
+}
+
+TEST(FastComposition, RejectsBadArguments) {
+  const PrivacyLoss rr = rr_table(q(3), q(0));
+  EXPECT_THROW(fast_delta_at_epsilon(rr, 0, q(1)), Error);
+  EXPECT_THROW(fast_delta_at_epsilon(rr, 3, q(-1)), Error);
+  EXPECT_THROW(fast_epsilon_at_delta(rr, 3, q(0)), Error);
+  EXPECT_THROW(fast_epsilon_at_delta(rr, 3, q(2)), Error);
+}
+
+// A catastrophic atom (ratio +∞, mass δ₀ per use) makes ε infinite below 1 − (1 − δ₀)^k: the fast
+// route says so (the exact route computes the same threshold).
+TEST(FastComposition, CatastrophicMassGivesInfiniteEpsilon) {
+  const PrivacyLoss rr = rr_table(q(3), q(1, 100));
+  const FastBracket e = fast_epsilon_at_delta(rr, 10, q(1, 1000));
+  EXPECT_FALSE(e.value.lower_is_finite() && e.value.upper_is_finite());
+  const PrivacyProfile exact(rr.self_compose(10));
+  EXPECT_TRUE(exact.least_lambda(q(1, 1000)).is_infinite());
+}
+
+}  // namespace
+}  // namespace exactdp
