@@ -1,0 +1,83 @@
+"""exactdp.audit_all.judge on hand-made records: estimates are never unsound, raw numbers outside
+exactdp's range (negative epsilon, delta outside [0, 1]) are judged as returned, never clamped.
+
+The mechanism is randomized response with lambda = 3/2 (P = (3/5, 2/5), Q = (2/5, 3/5), replace-one),
+whose hockey-stick divergences are two-term sums computed by hand here:
+H_g(P||Q) = (3/5 - 2g/5)^+ + (2/5 - 3g/5)^+ (and the same for Q||P by symmetry). So delta(0) = 1/5,
+the least epsilon at delta = 0.3 is 0 and at delta = 1e-5 it is ln(3/2) - a little (positive).
+"""
+import math
+from fractions import Fraction
+
+from exactdp.adapters import _common as C
+from exactdp.audit_all import judge
+
+SPEC = "rr:lambda=3/2"
+
+
+def hockey(g):
+    """H_g of RR(3/2), by hand (module docstring)."""
+    return max(0.0, 0.6 - 0.4 * g) + max(0.0, 0.4 - 0.6 * g)
+
+
+def record(cid, guarantee="bound", eps=None, delta=None, at_delta=None, at_eps=None):
+    common = dict(neighbouring="replace-one", package="exactdp", path=f"test.{cid}", guarantee=guarantee)
+    if eps is not None:
+        return C.epsilon_claim(cid, SPEC, 1, at_delta, eps, "hand", **common)
+    return C.delta_claim(cid, SPEC, 1, at_eps, delta, "hand", **common)
+
+
+def rows(*records):
+    return {r["id"]: r for r in judge(C.document("hand", list(records)))}
+
+
+def test_negative_epsilon_is_judged_not_clamped():
+    # truth 0 at delta 0.3 (delta(0) = 0.2 <= 0.3). A claim of -0.1: delta(-0.1) = H_{e^-0.1} = 0.238 <= 0.3,
+    # so (-0.1, 0.3)-DP holds; a claim of -0.5: H_{e^-0.5} = 0.393 > 0.3, it does not. Clamped to 0,
+    # both would be sound.
+    assert hockey(math.exp(-0.1)) < 0.3 < hockey(math.exp(-0.5))
+    r = rows(record("a", eps=-0.1, at_delta=0.3), record("b", eps=-0.5, at_delta=0.3),
+             record("c", eps=-1e-3, at_delta=1e-5))
+    assert r["a"]["raw"] == -0.1 and r["a"]["claimed"] == Fraction(-0.1)
+    assert r["a"]["verdict"] == "sound" and r["b"]["verdict"] == "unsound"
+    assert r["a"]["judged_by"].startswith("exactdp.audit_all (negative epsilon")
+    # at delta = 1e-5 the truth is positive: any negative claim is unsound, with a negative slack
+    assert r["c"]["verdict"] == "unsound"
+    lo, hi = r["c"]["slack_absolute"]
+    assert lo <= hi < 0
+
+
+def test_delta_outside_unit_interval():
+    r = rows(record("neg", delta=-1e-12, at_eps=1.0), record("big", delta=1.5, at_eps=1.0))
+    assert r["neg"]["verdict"] == "unsound" and r["neg"]["raw"] == -1e-12
+    assert r["big"]["verdict"] == "sound" and r["big"]["raw"] == 1.5
+
+
+def test_estimates_are_reported_with_their_error_never_unsound():
+    # an estimate far below the truth (ln(3/2) = 0.405 at delta 0): reported, not counted unsound
+    est = record("e", guarantee="estimate", eps=0.1, at_delta=0.0)
+    est["documented_error"] = {"eps_error": 0.01}
+    bound = record("b", eps=0.1, at_delta=0.0)
+    r = rows(est, bound)
+    assert r["b"]["verdict"] == "unsound"
+    assert r["e"]["verdict"] == "estimate" and r["e"]["versus_truth"] == "below the truth"
+    assert r["e"]["within_documented_error"] is False  # |0.1 - 0.405| > 0.01
+    lo, hi = r["e"]["error"]["absolute"]
+    assert abs(float(lo) - (0.1 - math.log(1.5))) < 1e-12 and lo <= hi < 0
+    close = record("e2", guarantee="estimate", eps=math.log(1.5) + 0.005, at_delta=0.0)
+    close["documented_error"] = {"eps_error": 0.01}
+    assert rows(close)["e2"]["within_documented_error"] is True
+
+
+def test_records_refuse_unknown_guarantees_and_missing_paths():
+    import pytest
+
+    with pytest.raises(ValueError):
+        C.epsilon_claim("x", SPEC, 1, 1e-5, 1.0, "hand", package="p", path="p.f", guarantee="upper")
+    with pytest.raises(ValueError):
+        C.epsilon_claim("x", SPEC, 1, 1e-5, 1.0, "hand", package="p", path="", guarantee="bound")
+    # exactdp's claim keeps the claim keys only, with the path and guarantee as documentation
+    rec = C.epsilon_claim("x", SPEC, 1, 1e-5, 1.0, "hand", package="p", path="p.f", guarantee="bound", call="value = 1")
+    claim = C.exactdp_claim(rec)
+    assert claim["source"] == "p.f" and "guarantee=bound" in claim["comment"]
+    assert not {"path", "guarantee", "raw", "call", "package", "version"} & set(claim)
