@@ -37,7 +37,7 @@ def test_dp_accounting_rr_reproducer_runs_without_exactdp(tmp_path):
     pytest.importorskip("mpmath")
     from exactdp.adapters import google_dp_accounting as adapter
 
-    doc = adapter.claims(ks=(10,))
+    doc = adapter.claims(ks=(10,), only=("randomized response p=0.5",))
     rec = next(c for c in doc["claims"] if c["id"] == "pldacc/randomized response p=0.5/k=10/delta=1e-05")
     [row] = judge(C.document("t", [rec]))
     path = reproduce.write(row, str(tmp_path / "dp_accounting-001.py"), "test")

@@ -61,9 +61,18 @@ def _rr_lambda(p, buckets=2):
     return (1 - Fraction(p) + Fraction(p) / buckets) / (Fraction(p) / buckets)
 
 
-def _mechanisms(ks):
+def _kept(name, only):
+    """Whether the scenario ``name`` is kept by the filter ``only`` (None keeps all)."""
+    return only is None or any(o in name for o in only)
+
+
+def _mechanisms(ks, only=None):
     """(name, exactdp SPEC, neighbouring, PLD constructor text, DpEvent text or None, RDP supports it,
-    numbers of uses)."""
+    numbers of uses), those kept by ``only``."""
+    return [m for m in _all_mechanisms(ks) if _kept(m[0], only)]
+
+
+def _all_mechanisms(ks):
     out = []
     for p in (0.5, 0.125):
         out.append((f"randomized response p={p}", f"rr:lambda={_rr_lambda(p)}", "replace-one",
@@ -130,11 +139,11 @@ def _claims_of(calls, kind, name, spec, neighbouring, setup, event_text, k, delt
     return out
 
 
-def pld_claims(ks=(1, 10, 100), deltas=(1e-5, 1e-10), epsilons=(1.0,), calls=None):
+def pld_claims(ks=(1, 10, 100), deltas=(1e-5, 1e-10), epsilons=(1.0,), calls=None, only=None):
     """Claims of the ``PrivacyLossDistribution.self_compose`` path."""
     calls = calls or C.Calls()
     out = []
-    for name, spec, nb, make, _, _, uses in _mechanisms(ks):
+    for name, spec, nb, make, _, _, uses in _mechanisms(ks, only):
         for k in uses:
             setup = ("from dp_accounting.pld import privacy_loss_distribution as pld\n"
                      f"composed = {make}" + (f".self_compose({k})" if k > 1 else ""))
@@ -142,11 +151,11 @@ def pld_claims(ks=(1, 10, 100), deltas=(1e-5, 1e-10), epsilons=(1.0,), calls=Non
     return out
 
 
-def accountant_claims(kind, ks=(1, 10, 100), deltas=(1e-5, 1e-10), epsilons=(1.0,), calls=None):
+def accountant_claims(kind, ks=(1, 10, 100), deltas=(1e-5, 1e-10), epsilons=(1.0,), calls=None, only=None):
     """Claims of ``PLDAccountant`` (kind "pldacc") or ``RdpAccountant`` (kind "rdp") over DpEvents."""
     calls = calls or C.Calls()
     out = []
-    for name, spec, nb, _, event, rdp_ok, uses in _mechanisms(ks):
+    for name, spec, nb, _, event, rdp_ok, uses in _mechanisms(ks, only):
         if kind == "rdp" and not rdp_ok:
             continue
         for k in uses:
@@ -159,11 +168,13 @@ def rdp_claims(ks=(1, 10, 100), deltas=(1e-5, 1e-10), sigmas=None, calls=None):
     return accountant_claims("rdp", ks, deltas, (1.0,), calls)
 
 
-def subsampled_claims(ks=(1, 10), deltas=(1e-5, 1e-10), calls=None):
+def subsampled_claims(ks=(1, 10), deltas=(1e-5, 1e-10), calls=None, only=None):
     """Claims of the PLD and RDP accountants for the Poisson-subsampled Gaussian (DP-SGD)."""
     calls = calls or C.Calls()
     out = []
     for sigma, q in ((1.0, 0.01), (2.0, 0.1), (0.8, 0.05)):
+        if not _kept(f"subsampled Gaussian sigma={sigma} q={q}", only):
+            continue
         event = f"dp_event.PoissonSampledDpEvent({q!r}, dp_event.GaussianDpEvent({sigma!r}))"
         for k in ks:
             for kind in ("pldacc", "rdp"):
@@ -173,17 +184,18 @@ def subsampled_claims(ks=(1, 10), deltas=(1e-5, 1e-10), calls=None):
     return out
 
 
-def claims(ks=(1, 10, 100), grid=None):
+def claims(ks=(1, 10, 100), grid=None, only=None):
     """The claims document of the three paths over the scenario grid (``grid``: a key of
-    exactdp.adapters._common.GRIDS, which overrides ``ks``)."""
+    exactdp.adapters._common.GRIDS, which overrides ``ks``). ``only``: keep the scenarios whose
+    name contains one of these strings (e.g. ``("Gaussian sigma=1.0",)``), for quick checks."""
     calls = C.Calls()
     deltas, epsilons, sub_ks = (1e-5, 1e-10), (1.0,), ()
     if grid is not None:
         g = C.GRIDS[grid]
         ks, deltas, epsilons, sub_ks = g["ks"], g["deltas"], g["epsilons"], g["sub_ks"]
-    body = (pld_claims(ks, deltas, epsilons, calls) + accountant_claims("pldacc", ks, deltas, epsilons, calls) +
-            accountant_claims("rdp", ks, deltas, epsilons, calls) +
-            subsampled_claims(sub_ks, tuple(d for d in deltas if d >= 1e-12), calls))
+    body = (pld_claims(ks, deltas, epsilons, calls, only) + accountant_claims("pldacc", ks, deltas, epsilons, calls, only) +
+            accountant_claims("rdp", ks, deltas, epsilons, calls, only) +
+            subsampled_claims(sub_ks, tuple(d for d in deltas if d >= 1e-12), calls, only))
     return C.document(f"dp_accounting {C.version(PACKAGE)}", body)
 
 
