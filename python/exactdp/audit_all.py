@@ -153,6 +153,8 @@ def _negative_epsilon_verdict(rec, truth_eps, exactdp_bin, grid_resolution, grid
     otherwise decided from the profile at the negative epsilon, delta(e) = 1 - e^e (1 - delta(-e))
     for e < 0 (H_g(P||Q) = 1 - g + g H_{1/g}(Q||P) for g < 1, and exactdp's profile is the max over
     both directions), with delta(-e) certified by exactdp and e^e enclosed by mpmath intervals."""
+    if truth_eps is None:
+        return "undecided", "exactdp gave no truth"
     lo, _ = _bounds(truth_eps)
     if lo > 0:
         return "unsound", "the true epsilon is positive"
