@@ -440,10 +440,13 @@ def run(accountants, grid, out, exactdp_bin=None, log=print, grid_resolution=102
             md += [f"### Estimates ({len(estimates)}): documented as approximations, reported with their error", "",
                    "| claim | raw | truth | versus truth | error (rel) | within documented error |", "|---|---|---|---|---|---|"]
             for x in estimates:
-                w = x.get("within_documented_error", "")
+                if "within_documented_error" in x:
+                    w = {True: "yes", False: "no", None: "undecided"}[x["within_documented_error"]]
+                    w += f" ({x['documented_error']})"
+                else:
+                    w = "no error stated"
                 md.append(f"| {x['id']} | {x['raw']!r} | {_show(x['truth'], 10)} | {x['versus_truth']} | "
-                          f"{_show(x['slack_relative'], 4)} | {'' if w is None else w} "
-                          f"{'' if w == '' else '(' + str(x['documented_error']) + ')'} |")
+                          f"{_show(x['slack_relative'], 4)} | {w} |")
             md.append("")
         if low_errors:
             md += ["### Lower bounds above the truth", ""] + [f"- {x['id']}: {x['low_bound_error']}" for x in low_errors] + [""]
