@@ -37,7 +37,6 @@ exactdp's certified grid brackets.
 """
 import argparse
 import json
-import math
 import sys
 from fractions import Fraction
 
