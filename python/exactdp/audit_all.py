@@ -267,7 +267,10 @@ def _plot(name, rows, out):
         return None
     # relative slack (claimed - true)/true against the true epsilon: a symmetric-log axis shows both
     # the float-rounding shortfalls (~1e-16) and the loose bounds (x10) of one accountant
-    pts = [(r["truth_f"], r["rel_f"], r["verdict"], r["id"].split("/")[0]) for r in rows
+    def mode(r):  # the class and method of the API path, e.g. PLDAccountant.get_epsilon
+        return ".".join(r["path"].split("(")[0].split(".")[-2:])
+
+    pts = [(r["truth_f"], r["rel_f"], r["verdict"], mode(r)) for r in rows
            if r["truth_f"] not in (None, math.inf) and r["kind"] == "epsilon" and r["truth_f"] > 0
            and r["rel_f"] is not None and math.isfinite(r["rel_f"])]
     if not pts:
