@@ -19,7 +19,7 @@ from exactdp.audit_all import ADAPTERS, judge
 # brackets refined at most to this resolution (audit_all's default is 1024): a claim within a coarser
 # bracket stays undecided, which these tests accept, and the audit stays within seconds in CI's
 # Debug+ASan build
-GRID_RESOLUTION = 16
+GRID_RESOLUTION = 8
 
 PACKAGES = {"dp_accounting": "dp_accounting", "opendp": "opendp", "prv_accountant": "prv_accountant",
             "autodp": "autodp", "opacus": None}
