@@ -272,8 +272,8 @@ std::function<int()> add_check(CLI::App& app) {
     if (o->json_output) {
       std::cout << out.dump(2) << "\n";
     } else {
-      std::cout << (verdict.holds ? "HOLDS" : "REFUTED") << ": at λ = " << lambda_text << " the worst adaptive adversary up to horizon "
-                << verdict.horizon << " reaches δ = " << show(out["delta"]) << " (world 0 vs 1: " << show(out["delta_forward"])
+      std::cout << (verdict.holds ? "HOLDS" : "REFUTED") << ": at λ = " << lambda_text << " the worst " << to_string(adversary)
+                << " adversary up to horizon " << verdict.horizon << " reaches δ = " << show(out["delta"]) << " (world 0 vs 1: " << show(out["delta_forward"])
                 << ", world 1 vs 0: " << show(out["delta_backward"]) << "); the claim is δ = " << to_string(delta) << ".\n";
       if (verdict.witness) std::cout << "\nWitness\n" << verdict.witness->describe(game) << "\n";
       if (o->stats)
