@@ -196,6 +196,19 @@ def _within(claimed, truth, err):
 
 VERSUS = {"unsound": "below the truth", "sound": "at or above the truth", "undecided": "undecided"}
 
+# exactdp's verdict on a claim, in the report's words (the engine's vocabulary may name the same
+# outcomes holds / refuted); any other word is an error, never a guess
+EXACTDP_VERDICTS = {"sound": "sound", "holds": "sound", "unsound": "unsound", "refuted": "unsound",
+                    "undecided": "undecided"}
+
+
+def _exactdp_verdict(r):
+    try:
+        return EXACTDP_VERDICTS[r["verdict"]]
+    except KeyError:
+        raise RuntimeError(f"{r.get('id')}: unknown exactdp verdict {r['verdict']!r} "
+                           f"(expected one of {', '.join(EXACTDP_VERDICTS)})") from None
+
 
 def judge(doc, exactdp_bin=None, grid_resolution=1024, grid_points=40000):
     """Audits a document of claim records (exactdp.adapters._common) and returns one row per record:
@@ -220,7 +233,7 @@ def judge(doc, exactdp_bin=None, grid_resolution=1024, grid_points=40000):
         why = C.out_of_range(rec)
         note = None
         if why is None:
-            versus, slack, judged_by = r["verdict"], r["slack"], "exactdp"
+            versus, slack, judged_by = _exactdp_verdict(r), r["slack"], "exactdp"
         else:
             judged_by = f"exactdp.audit_all ({why}: exactdp gave the truth, the raw number is compared here)"
             slack = _slack(claimed, truth) if claimed != math.inf else None
@@ -232,7 +245,7 @@ def judge(doc, exactdp_bin=None, grid_resolution=1024, grid_points=40000):
                 versus, note = _negative_epsilon_verdict(rec, truth, exactdp_bin, grid_resolution, grid_points)
         row = {k: v for k, v in rec.items() if k not in ("call",)}
         row.update({"kind": kind, "claimed": claimed, "truth": truth, "how": _how(r), "method": r.get("method", ""),
-                    "judged_by": judged_by, "exactdp_verdict": r["verdict"]})
+                    "judged_by": judged_by, "exactdp_verdict": _exactdp_verdict(r)})
         if note:
             row["note"] = note
         if slack is not None:
