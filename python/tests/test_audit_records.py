@@ -81,3 +81,18 @@ def test_records_refuse_unknown_guarantees_and_missing_paths():
     claim = C.exactdp_claim(rec)
     assert claim["source"] == "p.f" and "guarantee=bound" in claim["comment"]
     assert not {"path", "guarantee", "raw", "call", "package", "version"} & set(claim)
+
+
+def test_exactdp_verdict_words_are_read_through_one_table(monkeypatch):
+    import pytest
+
+    from exactdp import audit_all
+
+    rec = record("w", eps=1.0, at_delta=1e-5)
+    fake = {"id": "w", "true_epsilon": Fraction(1), "slack": None, "exact": True}
+    for word, expected in (("holds", "sound"), ("refuted", "unsound"), ("undecided", "undecided")):
+        monkeypatch.setattr(audit_all, "_audit", lambda *a, word=word: [dict(fake, verdict=word)])
+        assert judge(C.document("hand", [rec]))[0]["verdict"] == expected
+    monkeypatch.setattr(audit_all, "_audit", lambda *a: [dict(fake, verdict="maybe")])
+    with pytest.raises(RuntimeError, match="unknown exactdp verdict 'maybe'"):
+        judge(C.document("hand", [rec]))
