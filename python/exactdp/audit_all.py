@@ -414,6 +414,8 @@ def run(accountants, grid, out, exactdp_bin=None, log=print, grid_resolution=102
         bounds = [x for x in rows if x["verdict"] != "estimate" and x["rel_f"] is not None]
         worst = min(bounds, key=lambda x: x["rel_f"], default=None)
         low_errors = [x for x in rows if x["low_bound_error"]]
+        failures = doc.get("failures", [])
+        counts["not_answered"] = len(failures)
         log(f"{name} {ver}: {len(rows)} claims, {counts['unsound']} unsound, {counts['undecided']} undecided, "
             f"{counts['estimate']} estimates (claims {t1 - t0:.1f}s, audit {t2 - t1:.1f}s)")
         summary.append(f"| {name} {ver} | {len(rows)} | {counts['sound']} | {counts['unsound']} "
@@ -464,6 +466,9 @@ def run(accountants, grid, out, exactdp_bin=None, log=print, grid_resolution=102
                 md.append(f"| {x['id']} | {x['raw']!r} | {_show(x['truth'], 10)} | {x['versus_truth']} | "
                           f"{_show(x['slack_relative'], 4)} | {w} |")
             md.append("")
+        if failures:
+            md += [f"### Not answered ({len(failures)}): the accountant raised", ""]
+            md += [f"- `{f['id']}`: `{f['path']}`: {f['error']}" for f in failures] + [""]
         if low_errors:
             md += ["### Lower bounds above the truth", ""] + [f"- {x['id']}: {x['low_bound_error']}" for x in low_errors] + [""]
         png = _plot(name, rows, out)
@@ -476,7 +481,7 @@ def run(accountants, grid, out, exactdp_bin=None, log=print, grid_resolution=102
             md.append(f"| {x['id']} | `{x['path']}` | {x['guarantee']} | {x['raw']!r} | {_show(x['truth'], 10)} | {mark} | "
                       f"{_show(x['slack_absolute'], 4)} | {_show(x['slack_relative'], 4)} | {x['how']} |")
         md.append("")
-        report["accountants"][name] = {"version": ver, "claims_file": path, "counts": counts,
+        report["accountants"][name] = {"version": ver, "claims_file": path, "counts": counts, "not_answered": failures,
                                        "results": [_jsonable({k: v for k, v in x.items()
                                                               if not k.endswith("_f") and not k.startswith("_")})
                                                    for x in rows]}

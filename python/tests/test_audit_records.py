@@ -96,3 +96,12 @@ def test_exactdp_verdict_words_are_read_through_one_table(monkeypatch):
     monkeypatch.setattr(audit_all, "_audit", lambda *a: [dict(fake, verdict="maybe")])
     with pytest.raises(RuntimeError, match="unknown exactdp verdict 'maybe'"):
         judge(C.document("hand", [rec]))
+
+
+def test_a_call_that_raises_is_listed_not_dropped():
+    calls = C.Calls()
+    assert calls.value("base = 2", "base ** 3") == 8
+    assert calls.answer("x", "test.divide", "base = 2", "base / 0") is None
+    assert calls.failures == [{"id": "x", "path": "test.divide", "error": "ZeroDivisionError: division by zero"}]
+    doc = C.document("hand", [record("ok", eps=1.0, at_delta=1e-5)], calls.failures)
+    assert doc["failures"] == calls.failures and "failures" not in C.exactdp_document(doc)

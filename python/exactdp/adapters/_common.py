@@ -114,9 +114,13 @@ def delta_claim(cid, spec, k, eps, delta, accountant, neighbouring="add-remove",
     return c
 
 
-def document(accountant, claims):
-    """The document of a list of claim records (None entries dropped)."""
-    return {"format": "exactdp-claims/1", "accountant": accountant, "claims": [c for c in claims if c is not None]}
+def document(accountant, claims, failures=None):
+    """The document of a list of claim records (None entries dropped); ``failures`` (Calls.failures)
+    are the questions the accountant did not answer, listed by the report."""
+    doc = {"format": "exactdp-claims/1", "accountant": accountant, "claims": [c for c in claims if c is not None]}
+    if failures:
+        doc["failures"] = list(failures)
+    return doc
 
 
 def out_of_range(c):
@@ -166,6 +170,17 @@ class Calls:
     def __init__(self, prelude=None):
         self._prelude = dict(prelude or {})
         self._spaces = {}
+        self.failures = []  # {"id", "path", "error"} of the calls that raised (see answer)
+
+    def answer(self, cid, path, setup, query):
+        """``value(setup, query)``, or None when the accountant raises (it refuses the corner, or runs
+        out of memory); the failure is kept in ``failures`` so the report lists what was not
+        answered instead of dropping it silently."""
+        try:
+            return self.value(setup, query)
+        except Exception as e:  # noqa: BLE001 - an accountant failing is reported, not fatal
+            self.failures.append({"id": cid, "path": path, "error": f"{type(e).__name__}: {e}"[:300]})
+            return None
 
     def value(self, setup, query):
         import warnings

@@ -126,15 +126,15 @@ def _claims_of(calls, kind, name, spec, neighbouring, setup, event_text, k, delt
     target = "composed" if kind == "pld" else "accountant"
     out = []
     for d in deltas:
-        q = f"{target}.{eps_m}({d!r})"
-        out.append(C.epsilon_claim(f"{kind}/{name}/k={k}/delta={d}", spec, k, d, calls.value(setup, q), acc,
+        q, cid, path = f"{target}.{eps_m}({d!r})", f"{kind}/{name}/k={k}/delta={d}", _path(kind, eps_m, event_text, k)
+        out.append(C.epsilon_claim(cid, spec, k, d, calls.answer(cid, path, setup, q), acc,
                                    neighbouring=neighbouring, sampling=sampling, package=PACKAGE,
-                                   path=_path(kind, eps_m, event_text, k), guarantee=BOUND, call=C.Calls.text(setup, q)))
+                                   path=path, guarantee=BOUND, call=C.Calls.text(setup, q)))
     for e in epsilons:
-        q = f"{target}.{delta_m}({e!r})"
-        out.append(C.delta_claim(f"{kind}/{name}/k={k}/epsilon={e}", spec, k, e, calls.value(setup, q), acc,
+        q, cid, path = f"{target}.{delta_m}({e!r})", f"{kind}/{name}/k={k}/epsilon={e}", _path(kind, delta_m, event_text, k)
+        out.append(C.delta_claim(cid, spec, k, e, calls.answer(cid, path, setup, q), acc,
                                  neighbouring=neighbouring, sampling=sampling, package=PACKAGE,
-                                 path=_path(kind, delta_m, event_text, k), guarantee=BOUND, call=C.Calls.text(setup, q)))
+                                 path=path, guarantee=BOUND, call=C.Calls.text(setup, q)))
     return out
 
 
@@ -195,7 +195,7 @@ def claims(ks=(1, 10, 100), grid=None, only=None):
     body = (pld_claims(ks, deltas, epsilons, calls, only) + accountant_claims("pldacc", ks, deltas, epsilons, calls, only) +
             accountant_claims("rdp", ks, deltas, epsilons, calls, only) +
             subsampled_claims(sub_ks, tuple(d for d in deltas if d >= 1e-12), calls, only))
-    return C.document(f"dp_accounting {C.version(PACKAGE)}", body)
+    return C.document(f"dp_accounting {C.version(PACKAGE)}", body, calls.failures)
 
 
 def main(argv=None):
