@@ -334,6 +334,22 @@ def _truth_text(x):
     return f"= {_show(t, 12)}" + (" (exact)" if x["how"].startswith("exact") else "")
 
 
+TINIEST = Fraction(1, 2 ** 1074)  # the smallest positive double
+
+
+def _underflow(x):
+    """An unsound delta of 0 whose truth is below the smallest positive double: the accountant's
+    float cannot hold it (still unsound, listed apart)."""
+    if x["verdict"] != "unsound" or x["kind"] != "delta" or x["claimed"] != 0 or x["truth"] is None:
+        return False
+    return _bounds(x["truth"])[1] < TINIEST
+
+
+def _beyond_rounding(x):
+    """Unsound by more than float rounding or underflow."""
+    return x["verdict"] == "unsound" and not _underflow(x) and (x["rel_f"] is None or -x["rel_f"] > ROUNDING)
+
+
 def environment():
     """The versions a verdict may depend on (a float accountant's answer can change with numpy's FFT
     or scipy's special functions, so the report states them rather than assuming them)."""
@@ -402,9 +418,9 @@ def run(accountants, grid, out, exactdp_bin=None, log=print, grid_resolution=102
             x["truth_f"], x["claimed_f"], x["rel_f"] = _num(x["truth"]), _num(x["claimed"]), _num(x["slack_relative"])
         verdicts = ("sound", "unsound", "undecided", "estimate")
         counts = {v: sum(1 for x in rows if x["verdict"] == v) for v in verdicts}
-        # unsound by more than float rounding: a relative shortfall above ROUNDING (or no finite truth)
-        counts["unsound_beyond_rounding"] = sum(1 for x in rows if x["verdict"] == "unsound" and
-                                                (x["rel_f"] is None or -x["rel_f"] > ROUNDING))
+        # unsound by more than float rounding: a relative shortfall above ROUNDING (or no finite truth),
+        # and not a delta of 0 standing for a truth below the smallest positive double (underflow)
+        counts["unsound_beyond_rounding"] = sum(1 for x in rows if _beyond_rounding(x))
         any_unsound |= counts["unsound"] > 0
         unsound_rows = [x for x in rows if x["verdict"] == "unsound"]
         if reproducers:
@@ -440,10 +456,13 @@ def run(accountants, grid, out, exactdp_bin=None, log=print, grid_resolution=102
                     c for c in doc["claims"] if c["id"] in {x["id"] for x in unsound_rows}])), f, indent=1)
             md += [f"### Unsound claims ({len(unsound_rows)}; alone in `{os.path.basename(upath)}`: "
                    f"`exactdp audit {upath}`)", ""]
-            material = [x for x in unsound_rows if x["rel_f"] is None or -x["rel_f"] > ROUNDING]
-            rounding = [x for x in unsound_rows if x not in material]
+            material = [x for x in unsound_rows if _beyond_rounding(x)]
+            underflow = [x for x in unsound_rows if _underflow(x)]
+            rounding = [x for x in unsound_rows if x not in material and x not in underflow]
             for title, group in ((f"Beyond float rounding (relative shortfall > {ROUNDING:g})", material),
-                                 (f"At float-rounding level (relative shortfall <= {ROUNDING:g})", rounding)):
+                                 (f"At float-rounding level (relative shortfall <= {ROUNDING:g})", rounding),
+                                 ("Float underflow (a delta of 0 where the truth is below the smallest positive "
+                                  "double, 2^-1074)", underflow)):
                 if not group:
                     continue
                 md += [f"{title}:", ""]

@@ -105,3 +105,13 @@ def test_a_call_that_raises_is_listed_not_dropped():
     assert calls.failures == [{"id": "x", "path": "test.divide", "error": "ZeroDivisionError: division by zero"}]
     doc = C.document("hand", [record("ok", eps=1.0, at_delta=1e-5)], calls.failures)
     assert doc["failures"] == calls.failures and "failures" not in C.exactdp_document(doc)
+
+
+def test_a_zero_delta_below_the_double_range_is_underflow_not_beyond_rounding():
+    from exactdp.audit_all import _beyond_rounding, _underflow
+
+    # hand-made rows: a truth of 2^-1100 (not representable) and one of 1e-300 (representable)
+    tiny = {"verdict": "unsound", "kind": "delta", "claimed": Fraction(0), "truth": Fraction(1, 2 ** 1100), "rel_f": -1.0}
+    small = dict(tiny, truth=Fraction(1, 10 ** 300))
+    assert _underflow(tiny) and not _beyond_rounding(tiny)
+    assert not _underflow(small) and _beyond_rounding(small)
