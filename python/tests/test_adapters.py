@@ -5,8 +5,9 @@ Values checked against independent computations (mpmath, closed forms):
 * ``self_compose`` path, 100 uses of the Gaussian mechanism with sigma = 1 (GDP mu = 10) at
   delta = 1e-10: the least epsilon is 112.840327 (mpmath at 50 digits: delta(112.8402598146943631718386)
   = Phi(-e/10 + 5) - e^e Phi(-e/10 - 5) = 1.0000434e-10 > 1e-10). Whether the accountant's float falls
-  below it depends on numpy's FFT rounding (numpy 1.x: 112.8402598, unsound; numpy 2.4: 112.8403326,
-  sound), so the verdict is checked against the claim rather than pinned.
+  below it depends on the FFT's rounding, i.e. on the numpy build and the processor (112.8402598,
+  unsound, with numpy 1.x and with numpy 2.4.6 on the development machine; 112.8403326, sound, was
+  reported elsewhere with numpy 2.4), so the verdict is checked against the claim rather than pinned.
 * ``PLDAccountant`` with ``SelfComposedDpEvent(RandomizedResponseDpEvent(0.5, 2), 10)``
   (REPLACE_ONE): randomized response with lambda = 3, whose privacy loss is +-ln 3 per use; 10 uses
   reach delta = 1e-5 only at eps* = 10 ln 3 + ln(1 - 1e-5 / (3/4)^10) = 10.98594529... (only the
