@@ -22,9 +22,12 @@ if python3 -m pip --version >/dev/null 2>&1 &&
   python3 -m pip install --quiet "./python[testing,distributed]" 2>/dev/null || python3 -m pip install --quiet --break-system-packages "./python[testing,distributed]"
   # the accountants audited by python/tests/test_peers_audit.py, at the pinned versions of
   # python/pyproject.toml [audit]; a peer that cannot be installed (no wheel, no network) is skipped
-  # by that test with a message
-  for peer in dp-accounting==0.6.0 opendp==0.16.0 prv-accountant==0.2.0 autodp==0.2.3.1; do
-    python3 -m pip install --quiet "$peer" 2>/dev/null || python3 -m pip install --quiet --break-system-packages "$peer" 2>/dev/null ||
+  # by that test with a message. Opacus goes in with --no-deps: it depends on torch (a
+  # multi-gigabyte wheel), which its accountants do not use; exactdp.adapters.opacus_loader loads
+  # them without torch (docs/audit.md)
+  for peer in dp-accounting==0.6.0 opendp==0.16.0 prv-accountant==0.2.0 autodp==0.2.3.1 "--no-deps opacus==1.6.0"; do
+    # shellcheck disable=SC2086 # $peer holds pip options and a requirement
+    python3 -m pip install --quiet $peer 2>/dev/null || python3 -m pip install --quiet --break-system-packages $peer 2>/dev/null ||
       echo "exactdp: could not install $peer; its audit is skipped" >&2
   done
   EXACTDP_BIN="$PWD/build/test/exactdp" python3 -m pytest -q -p no:cacheprovider python/tests

@@ -2,12 +2,16 @@
 
     python3 -m exactdp.audit_all --accountants all --grid small --out audit-report
 
-For each accountant adapter (exactdp.adapters: dp_accounting, opendp, prv_accountant, autodp) whose
+For each accountant adapter (exactdp.adapters: dp_accounting, opendp, prv_accountant, autodp, opacus) whose
 package is installed, the adapter asks the accountant for epsilon(delta) / delta(epsilon) over the
 scenario grid, writes the claims (exactdp-claims/1) to ``OUT/claims-NAME.json`` — each one
 reproducible with ``exactdp audit OUT/claims-NAME.json`` — and audits them. The report is
 ``OUT/report.md`` (one table per accountant and a summary), ``OUT/results.json`` (every result),
-and ``OUT/NAME.png`` plots of claimed against true epsilon when matplotlib is installed.
+and ``OUT/NAME.png`` plots of claimed against true epsilon when matplotlib is installed. Every
+result records the accountant, its version, the API path called, the guarantee the accountant
+documents for it (bound or estimate) and the raw value returned; estimates are reported with their
+error and never counted as unsound. Each unsound claim gets a standalone reproducer,
+``OUT/reproducers/NAME-NNN.py``, which imports only the accountant and mpmath (docs/audit.md).
 Accountants that are not installed are skipped with a message. Exit status 1 when a claim is
 unsound, 0 otherwise.
 """
@@ -30,6 +34,7 @@ ADAPTERS = {
     "opendp": "exactdp.adapters.opendp_adapter",
     "prv_accountant": "exactdp.adapters.prv",
     "autodp": "exactdp.adapters.autodp_adapter",
+    "opacus": "exactdp.adapters.opacus_adapter",
 }
 
 
@@ -73,19 +78,24 @@ def _jsonable(v):
         return {k: _jsonable(x) for k, x in v.items()}
     if isinstance(v, list):
         return [_jsonable(x) for x in v]
-    if v == math.inf:
-        return "inf"
+    if isinstance(v, float) and math.isinf(v):
+        return "inf" if v > 0 else "-inf"
     return v
 
 
-def _audit(doc, path, exactdp_bin, grid_resolution=1024, grid_points=40000):
-    """Results of a claims document: through the Python module, or the CLI when given."""
+def _audit(doc, exactdp_bin, grid_resolution=1024, grid_points=40000):
+    """Results of an exactdp-claims/1 document: through the Python module, or the CLI when given."""
     if exactdp_bin:
         import subprocess
+        import tempfile
 
-        out = subprocess.run([exactdp_bin, "audit", path, "--json", "--grid-resolution", str(grid_resolution),
-                              "--grid-points", str(grid_points)],
-                             capture_output=True, text=True)
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False, encoding="utf-8") as f:
+            json.dump(doc, f)
+        try:
+            out = subprocess.run([exactdp_bin, "audit", f.name, "--json", "--grid-resolution", str(grid_resolution),
+                                  "--grid-points", str(grid_points)], capture_output=True, text=True)
+        finally:
+            os.unlink(f.name)
         if out.returncode not in (0, 1, 3):  # 1: some claim unsound, 3: some undecided (docs/verdicts.md)
             raise RuntimeError(out.stderr)
         from .audit import _EXACT_KEYS, _value
@@ -104,12 +114,11 @@ def _audit(doc, path, exactdp_bin, grid_resolution=1024, grid_points=40000):
     return audit(doc, grid_resolution=grid_resolution, grid_points=grid_points)
 
 
-def _low_bound_check(claim, result):
+def _low_bound_check(rec, result):
     """prv_accountant's eps_low: an error when it exceeds the certified truth (a wrong lower bound)."""
-    note = claim.get("comment", "")
-    if not note.startswith("eps_low=") or "true_epsilon" not in result:
+    if "eps_low" not in rec or "true_epsilon" not in result or not isinstance(rec["eps_low"], float):
         return None
-    low = Fraction(note[len("eps_low="):])
+    low = Fraction(rec["eps_low"])
     t = result["true_epsilon"]
     hi = t[1] if isinstance(t, tuple) else t
     if hi != math.inf and low > hi:
@@ -117,65 +126,80 @@ def _low_bound_check(claim, result):
     return None
 
 
-def _plot(name, rows, out):
-    try:
-        import matplotlib
+def _bounds(t):
+    """(lo, hi) of an exact truth or a certified bracket."""
+    return t if isinstance(t, tuple) else (t, t)
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
+
+def _slack(claimed, truth):
+    """{'absolute', 'relative'} of claimed - truth with Fractions (brackets give brackets), as
+    exactdp reports it; used where the claimed number is the raw one exactdp could not take."""
+    if truth is None:
         return None
-    # relative slack (claimed - true)/true against the true epsilon: a symmetric-log axis shows both
-    # the float-rounding shortfalls (~1e-16) and the loose bounds (x10) of one accountant
-    pts = [(r["truth_f"], r["rel_f"], r["verdict"], r["id"].split("/")[0]) for r in rows
-           if r["truth_f"] not in (None, math.inf) and r["kind"] == "epsilon" and r["truth_f"] > 0
-           and r["rel_f"] is not None and math.isfinite(r["rel_f"])]
-    if not pts:
+    lo, hi = _bounds(truth)
+    if hi == math.inf:
+        return {"absolute": (-math.inf, claimed - lo), "relative": None}
+    ab = claimed - lo if lo == hi else (claimed - hi, claimed - lo)
+    rel = None
+    if lo > 0:
+        # (claimed - t)/t = claimed/t - 1 is monotone in t > 0: its range over [lo, hi] is between the ends
+        rel = ab / lo if lo == hi else tuple(sorted((claimed / hi - 1, claimed / lo - 1)))
+    return {"absolute": ab, "relative": rel}
+
+
+def _negative_epsilon_verdict(rec, truth_eps, exactdp_bin, grid_resolution, grid_points):
+    """The verdict on a claimed epsilon below 0 (never clamped): unsound when the least non-negative
+    epsilon is certified positive (the profile is decreasing, so delta(claimed) > delta(0) > delta);
+    otherwise decided from the profile at the negative epsilon, delta(e) = 1 - e^e (1 - delta(-e))
+    for e < 0 (H_g(P||Q) = 1 - g + g H_{1/g}(Q||P) for g < 1, and exactdp's profile is the max over
+    both directions), with delta(-e) certified by exactdp and e^e enclosed by mpmath intervals."""
+    if truth_eps is None:
+        return "undecided", "exactdp gave no truth"
+    lo, _ = _bounds(truth_eps)
+    if lo > 0:
+        return "unsound", "the true epsilon is positive"
+    e = Fraction(rec["claimed_epsilon"])
+    probe = {k: rec[k] for k in ("mechanism", "times", "neighbouring", "sampling") if k in rec}
+    probe.update({"id": rec["id"] + "/profile at -epsilon", "epsilon": str(-e), "claimed_delta": "0"})
+    r = _audit({"format": "exactdp-claims/1", "claims": [probe]}, exactdp_bin, grid_resolution, grid_points)[0]
+    dlo, dhi = _bounds(r["true_delta"])
+    from mpmath import iv
+
+    iv.prec = 200
+
+    def enclose(q):
+        return iv.mpf(q.numerator) / iv.mpf(q.denominator)
+
+    g = iv.exp(enclose(e))  # e^e < 1
+    at_e_hi = 1 - g * (1 - enclose(dhi))
+    at_e_lo = 1 - g * (1 - enclose(dlo))
+    delta = enclose(Fraction(rec["delta"]))
+    if at_e_hi.b <= delta.a:
+        return "sound", "delta at the negative epsilon is within the target"
+    if at_e_lo.a > delta.b:
+        return "unsound", "delta at the negative epsilon exceeds the target"
+    return "undecided", "delta at the negative epsilon straddles the target"
+
+
+def _within(claimed, truth, err):
+    """|claimed - truth| <= err: True, False, or None when the bracket does not decide it."""
+    lo, hi = _bounds(truth)
+    if hi == math.inf:
         return None
-    fig, ax = plt.subplots(figsize=(7, 4.8))
-    colors = {"sound": "tab:green", "unsound": "tab:red", "undecided": "tab:orange"}
-    markers = ["o", "s", "^", "D", "v", "P"]
-    modes = sorted({p[3] for p in pts})
-    for v, c in colors.items():
-        for mi, mode in enumerate(modes):
-            sel = [p for p in pts if p[2] == v and p[3] == mode]
-            if sel:
-                ax.scatter([p[0] for p in sel], [p[1] for p in sel], s=16, c=c, marker=markers[mi % len(markers)],
-                           label=f"{v} ({mode})" if len(modes) > 1 else v)
-    ax.axhline(0.0, color="black", lw=0.8)
-    ax.set_xscale("log")
-    ax.set_yscale("symlog", linthresh=1e-9)
-    ax.set_xlabel("true epsilon (exact, or certified bracket midpoint)")
-    ax.set_ylabel("relative slack (claimed - true) / true")
-    ax.set_title(f"{name}: claimed vs true epsilon (below 0: unsound)")
-    ax.legend(fontsize=7)
-    path = os.path.join(out, f"{name}.png")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    far, near = max(abs(claimed - lo), abs(claimed - hi)), (0 if lo <= claimed <= hi else min(abs(claimed - lo), abs(claimed - hi)))
+    if far <= err:
+        return True
+    if near > err:
+        return False
+    return None
 
 
-def _how(r):
-    """How the truth was obtained, in a few words."""
-    if r.get("exact"):
-        return "exact"
-    if "grid_resolution" in r:
-        return f"grid bracket (res. {r['grid_resolution']})"
-    m = r.get("method", "")
-    if m.startswith("pure DP"):
-        return "exact (pure DP)"
-    if "closed form" in m:
-        return "certified closed form"
-    return "certified PLD"
+VERSUS = {"unsound": "below the truth", "sound": "at or above the truth", "undecided": "undecided"}
 
-
-def _truth_text(x):
-    """The truth with its nature: exact value or certified interval."""
-    t = x["truth"]
-    if isinstance(t, tuple):
-        return f"in {_show(t, 12)}"
-    return f"= {_show(t, 12)}" + (" (exact)" if x["how"].startswith("exact") else "")
+# exactdp's verdict on a claim, in the report's words (the engine's vocabulary may name the same
+# outcomes holds / refuted); any other word is an error, never a guess
+EXACTDP_VERDICTS = {"sound": "sound", "holds": "sound", "unsound": "unsound", "refuted": "unsound",
+                    "undecided": "undecided"}
 
 
 # --- running the claims as tasks (exactdp.distributed: --serial, --scheduler, --results) ----------
@@ -183,15 +207,7 @@ def _audit_one(doc, indices, exactdp_bin, grid_resolution, grid_points):
     """One task: the results of a claims document holding some claims of a larger one, whose
     places there are ``indices`` (an error's JSON pointer /claims/j is rewritten to name it)."""
     try:
-        if not exactdp_bin:
-            return _audit(doc, None, None, grid_resolution, grid_points)
-        import tempfile
-
-        with tempfile.TemporaryDirectory() as tmp:
-            path = os.path.join(tmp, "claims.json")
-            with open(path, "w", encoding="utf-8") as f:
-                json.dump(doc, f)
-            return _audit(doc, path, exactdp_bin, grid_resolution, grid_points)
+        return _audit(doc, exactdp_bin, grid_resolution, grid_points)
     except Exception as e:
         import re
 
@@ -202,7 +218,7 @@ def _audit_one(doc, indices, exactdp_bin, grid_resolution, grid_points):
 
 
 # the fields of a claim that only say where its mechanism is queried: claims equal but for them
-# share the grid laws the audit caches in its process (amplification/grid_bracket.cpp)
+# share the composed law the audit computes once per document (AuditCache, accounting/audit.cpp)
 _QUERY_FIELDS = ("id", "delta", "epsilon", "claimed_epsilon", "claimed_delta", "accountant", "comment")
 
 
@@ -210,7 +226,7 @@ def _audit_as_tasks(doc, exactdp_bin, grid_resolution, grid_points, executor):
     """The results of ``_audit(doc, ...)``, the claims audited as tasks of ``executor``, in the
     document's order. Claims that differ only in where the mechanism is queried form one task, and
     tasks of the same mechanism and sampling (any number of uses) go to the same worker, so the
-    audit's per-process cache of composed laws serves them as in a serial run. A task whose audit
+    audit's cache of composed laws serves them as in a serial run. A task whose audit
     failed stops the run (as the serial audit would) after every other task has finished, with one
     line per failure: task key, claims, exception."""
     from .distributed import Task, TaskError
@@ -256,12 +272,189 @@ def _executor(args, parser):
     return distributed.executor_from_args(args, parser)
 
 
-def run(accountants, grid, out, exactdp_bin=None, log=print, grid_resolution=1024, grid_points=40000, executor=None):
-    os.makedirs(out, exist_ok=True)
+def _exactdp_verdict(r):
+    try:
+        return EXACTDP_VERDICTS[r["verdict"]]
+    except KeyError:
+        raise RuntimeError(f"{r.get('id')}: unknown exactdp verdict {r['verdict']!r} "
+                           f"(expected one of {', '.join(EXACTDP_VERDICTS)})") from None
+
+
+def judge(doc, exactdp_bin=None, grid_resolution=1024, grid_points=40000, executor=None):
+    """Audits a document of claim records (exactdp.adapters._common) and returns one row per record:
+    the record's keys (accountant, package, version, path, guarantee, raw, ...), the truth and how it
+    was obtained, the slack, and the verdict: "sound" / "unsound" / "undecided" for a bound,
+    "estimate" for an estimate (whose "versus_truth" and "error" say where it lies, and
+    "within_documented_error" whether it keeps the error the accountant states, when it states one).
+    Claimed numbers outside exactdp's range (a negative epsilon, a delta outside [0, 1]) are judged
+    here from the truth, never clamped (``judged_by`` says so)."""
     from .adapters import _common as C
 
+    query = C.exactdp_document(doc)
+    results = (_audit(query, exactdp_bin, grid_resolution, grid_points) if executor is None
+               else _audit_as_tasks(query, exactdp_bin, grid_resolution, grid_points, executor))
+    if [r["id"] for r in results] != [c["id"] for c in doc["claims"]]:
+        raise RuntimeError("exactdp returned results for other claims than those asked")
+    rows = []
+    for rec, r in zip(doc["claims"], results):
+        kind = "epsilon" if "claimed_epsilon" in rec else "delta"
+        truth = r.get("true_epsilon", r.get("true_delta"))
+        claimed_text = rec.get("claimed_epsilon", rec.get("claimed_delta"))
+        claimed = math.inf if claimed_text == "inf" else Fraction(claimed_text)
+        why = C.out_of_range(rec)
+        note = None
+        if why is None:
+            versus, slack, judged_by = _exactdp_verdict(r), r["slack"], "exactdp"
+        else:
+            judged_by = f"exactdp.audit_all ({why}: exactdp gave the truth, the raw number is compared here)"
+            slack = _slack(claimed, truth) if claimed != math.inf else None
+            if why == "negative delta":
+                versus, note = "unsound", "a delta below 0 holds for no mechanism"
+            elif why == "delta above 1":
+                versus, note = "sound", "a delta above 1 holds for every mechanism"
+            else:
+                versus, note = _negative_epsilon_verdict(rec, truth, exactdp_bin, grid_resolution, grid_points)
+        row = {k: v for k, v in rec.items() if k not in ("call",)}
+        row.update({"kind": kind, "claimed": claimed, "truth": truth, "how": _how(r), "method": r.get("method", ""),
+                    "judged_by": judged_by, "exactdp_verdict": _exactdp_verdict(r)})
+        if note:
+            row["note"] = note
+        if slack is not None:
+            row["slack_absolute"], row["slack_relative"] = slack["absolute"], slack["relative"]
+        else:
+            row["slack_absolute"] = row["slack_relative"] = None
+        if rec["guarantee"] == "estimate":
+            row["verdict"] = "estimate"
+            row["versus_truth"] = VERSUS[versus]
+            row["error"] = {"absolute": row["slack_absolute"], "relative": row["slack_relative"]}
+            err = (rec.get("documented_error") or {}).get("eps_error")
+            if err is not None and kind == "epsilon" and truth is not None and claimed != math.inf:
+                row["within_documented_error"] = _within(claimed, truth, Fraction(err))
+        else:
+            row["verdict"] = versus
+        row["low_bound_error"] = _low_bound_check(rec, r)
+        for k in ("grid_resolution", "grid_step", "exact"):
+            if k in r:
+                row[k] = r[k]
+        row["_call"] = rec.get("call")
+        rows.append(row)
+    return rows
+
+
+def _plot(name, rows, out):
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    # relative slack (claimed - true)/true against the true epsilon: a symmetric-log axis shows both
+    # the float-rounding shortfalls (~1e-16) and the loose bounds (x10) of one accountant
+    def mode(r):  # the class and method of the API path, e.g. PLDAccountant.get_epsilon
+        return ".".join(r["path"].split("(")[0].split(".")[-2:])
+
+    pts = [(r["truth_f"], r["rel_f"], r["verdict"], mode(r)) for r in rows
+           if r["truth_f"] not in (None, math.inf) and r["kind"] == "epsilon" and r["truth_f"] > 0
+           and r["rel_f"] is not None and math.isfinite(r["rel_f"])]
+    if not pts:
+        return None
+    fig, ax = plt.subplots(figsize=(7, 4.8))
+    colors = {"sound": "tab:green", "unsound": "tab:red", "undecided": "tab:orange", "estimate": "tab:blue"}
+    markers = ["o", "s", "^", "D", "v", "P"]
+    modes = sorted({p[3] for p in pts})
+    for v, c in colors.items():
+        for mi, mode in enumerate(modes):
+            sel = [p for p in pts if p[2] == v and p[3] == mode]
+            if sel:
+                ax.scatter([p[0] for p in sel], [p[1] for p in sel], s=16, c=c, marker=markers[mi % len(markers)],
+                           label=f"{v} ({mode})" if len(modes) > 1 else v)
+    ax.axhline(0.0, color="black", lw=0.8)
+    ax.set_xscale("log")
+    ax.set_yscale("symlog", linthresh=1e-9)
+    ax.set_xlabel("true epsilon (exact, or certified bracket midpoint)")
+    ax.set_ylabel("relative slack (claimed - true) / true")
+    ax.set_title(f"{name}: claimed vs true epsilon (below 0: unsound)")
+    ax.legend(fontsize=7)
+    path = os.path.join(out, f"{name}.png")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def _how(r):
+    """How the truth was obtained, in a few words."""
+    if r.get("exact"):
+        return "exact"
+    if "grid_resolution" in r:
+        return f"grid bracket (res. {r['grid_resolution']})"
+    m = r.get("method", "")
+    if m.startswith("pure DP"):
+        return "exact (pure DP)"
+    if "closed form" in m:
+        return "certified closed form"
+    return "certified PLD"
+
+
+def _truth_text(x):
+    """The truth with its nature: exact value or certified interval."""
+    t = x["truth"]
+    if isinstance(t, tuple):
+        return f"in {_show(t, 12)}"
+    return f"= {_show(t, 12)}" + (" (exact)" if x["how"].startswith("exact") else "")
+
+
+TINIEST = Fraction(1, 2 ** 1074)  # the smallest positive double
+
+
+def _underflow(x):
+    """An unsound delta of 0 whose truth is below the smallest positive double: the accountant's
+    float cannot hold it (still unsound, listed apart)."""
+    if x["verdict"] != "unsound" or x["kind"] != "delta" or x["claimed"] != 0 or x["truth"] is None:
+        return False
+    return _bounds(x["truth"])[1] < TINIEST
+
+
+def _beyond_rounding(x):
+    """Unsound by more than float rounding or underflow."""
+    return x["verdict"] == "unsound" and not _underflow(x) and (x["rel_f"] is None or -x["rel_f"] > ROUNDING)
+
+
+def environment():
+    """The versions a verdict may depend on (a float accountant's answer can change with numpy's FFT
+    or scipy's special functions, so the report states them rather than assuming them)."""
+    import platform
+
+    from .adapters import _common as C
+
+    env = {"python": platform.python_version(), "platform": platform.platform()}
+    for package in ("numpy", "scipy", "mpmath", "exactdp"):
+        env[package] = C.version(package)
+    return env
+
+
+def _row_line(x):
+    """One bullet of a finding: claimed, truth, shortfall, how, path."""
+    short = ""
+    rel = _num(x["slack_relative"])
+    if rel is not None and x["verdict"] == "unsound":
+        short = f", short by {-rel:.3g} relative"
+    repro = f"; reproducer `{x['reproducer']}`" if x.get("reproducer") else ""
+    return (f"- `{x['id']}`: `{x['path']}` returned {x['raw']!r}, true {x['kind']} {_truth_text(x)}{short} "
+            f"— {x['how']}{repro}")
+
+
+def run(accountants, grid, out, exactdp_bin=None, log=print, grid_resolution=1024, grid_points=40000,
+        reproducers=True, executor=None):
+    os.makedirs(out, exist_ok=True)
+    from .adapters import _common as C
+    from .adapters import reproduce
+
     started = time.time()
-    report = {"grid": grid, "grid_resolution": grid_resolution, "grid_points": grid_points, "accountants": {}}
+    env = environment()
+    report = {"grid": grid, "grid_resolution": grid_resolution, "grid_points": grid_points, "environment": env,
+              "accountants": {}}
     md = [f"# exactdp audit of privacy accountants (grid: {grid})", ""]
     summary = []
     any_unsound = False
@@ -269,9 +462,10 @@ def run(accountants, grid, out, exactdp_bin=None, log=print, grid_resolution=102
         mod = importlib.import_module(ADAPTERS[name])
         ver = C.version(mod.PACKAGE)
         if ver is None:
-            msg = f"{name}: not installed (pip install {mod.PACKAGE}=={mod.PINNED}); skipped"
+            how = "pip install --no-deps" if name == "opacus" else "pip install"
+            msg = f"{name}: not installed ({how} {mod.PACKAGE}=={mod.PINNED}); skipped"
             log(msg)
-            summary.append(f"| {name} | not installed | | | | | |")
+            summary.append(f"| {name} | not installed | | | | | | |")
             report["accountants"][name] = {"skipped": msg}
             continue
         if ver != mod.PINNED:
@@ -283,99 +477,125 @@ def run(accountants, grid, out, exactdp_bin=None, log=print, grid_resolution=102
             msg = f"{name} {ver}: producing the claims failed: {type(e).__name__}: {e}"
             log(msg)
             report["accountants"][name] = {"skipped": msg}
-            summary.append(f"| {name} {ver} | failed | | | | | |")
+            summary.append(f"| {name} {ver} | failed | | | | | | |")
             continue
         path = os.path.join(out, f"claims-{name}.json")
         with open(path, "w", encoding="utf-8") as f:
-            json.dump(doc, f, indent=1)
+            json.dump(C.exactdp_document(doc), f, indent=1)
         t1 = time.time()
-        results = (_audit(doc, path, exactdp_bin, grid_resolution, grid_points) if executor is None
-                   else _audit_as_tasks(doc, exactdp_bin, grid_resolution, grid_points, executor))
+        rows = judge(doc, exactdp_bin, grid_resolution, grid_points, executor=executor)
         t2 = time.time()
-        claims = {c["id"]: c for c in doc["claims"]}
-        rows = []
-        for r in results:
-            kind = "epsilon" if "claimed_epsilon" in r else "delta"
-            truth = r.get("true_epsilon", r.get("true_delta"))
-            claimed = r.get("claimed_epsilon", r.get("claimed_delta"))
-            rel = r["slack"]["relative"] if r["slack"] else None
-            absl = r["slack"]["absolute"] if r["slack"] else None
-            rows.append({"id": r["id"], "kind": kind, "verdict": r["verdict"], "claimed": claimed, "truth": truth,
-                         "slack_absolute": absl, "slack_relative": rel, "method": r.get("method", ""), "how": _how(r),
-                         "low_bound_error": _low_bound_check(claims[r["id"]], r),
-                         "truth_f": _num(truth), "claimed_f": _num(claimed), "rel_f": _num(rel)})
-        counts = {v: sum(1 for x in rows if x["verdict"] == v) for v in ("sound", "unsound", "undecided")}
-        # unsound by more than float rounding: a relative shortfall above ROUNDING (or no finite truth)
-        counts["unsound_beyond_rounding"] = sum(1 for x in rows if x["verdict"] == "unsound" and
-                                                (x["rel_f"] is None or -x["rel_f"] > ROUNDING))
+        for x in rows:
+            x["truth_f"], x["claimed_f"], x["rel_f"] = _num(x["truth"]), _num(x["claimed"]), _num(x["slack_relative"])
+        verdicts = ("sound", "unsound", "undecided", "estimate")
+        counts = {v: sum(1 for x in rows if x["verdict"] == v) for v in verdicts}
+        # unsound by more than float rounding: a relative shortfall above ROUNDING (or no finite truth),
+        # and not a delta of 0 standing for a truth below the smallest positive double (underflow)
+        counts["unsound_beyond_rounding"] = sum(1 for x in rows if _beyond_rounding(x))
         any_unsound |= counts["unsound"] > 0
-        worst = min((x for x in rows if x["rel_f"] is not None), key=lambda x: x["rel_f"], default=None)
+        unsound_rows = [x for x in rows if x["verdict"] == "unsound"]
+        if reproducers:
+            for i, x in enumerate(unsound_rows):
+                x["reproducer"] = reproduce.write(x, os.path.join(out, "reproducers", f"{name}-{i + 1:03d}.py"),
+                                                  ", ".join(f"{k} {v}" for k, v in env.items() if v))
+        bounds = [x for x in rows if x["verdict"] != "estimate" and x["rel_f"] is not None]
+        worst = min(bounds, key=lambda x: x["rel_f"], default=None)
         low_errors = [x for x in rows if x["low_bound_error"]]
-        log(f"{name} {ver}: {len(rows)} claims, {counts['unsound']} unsound, {counts['undecided']} undecided "
-            f"(claims {t1 - t0:.1f}s, audit {t2 - t1:.1f}s)")
+        failures = doc.get("failures", [])
+        counts["not_answered"] = len(failures)
+        log(f"{name} {ver}: {len(rows)} claims, {counts['unsound']} unsound, {counts['undecided']} undecided, "
+            f"{counts['estimate']} estimates (claims {t1 - t0:.1f}s, audit {t2 - t1:.1f}s)")
         summary.append(f"| {name} {ver} | {len(rows)} | {counts['sound']} | {counts['unsound']} "
-                       f"({counts['unsound_beyond_rounding']}) | {counts['undecided']} | "
+                       f"({counts['unsound_beyond_rounding']}) | {counts['undecided']} | {counts['estimate']} | "
                        + (f"{worst['rel_f']:.3g} ({worst['id']})" if worst else "") + f" | {t1 - t0:.0f} s + {t2 - t1:.0f} s |")
         md += [f"## {name} {ver}", "",
                f"{len(rows)} claims from `{os.path.basename(path)}` (reproduce every verdict: `exactdp audit {path}`); "
                f"{counts['unsound']} unsound ({counts['unsound_beyond_rounding']} beyond float rounding), "
-               f"{counts['undecided']} undecided, {counts['sound']} sound. "
-               f"Producing the claims took {t1 - t0:.1f} s, auditing them {t2 - t1:.1f} s.", ""]
-        unsound_rows = [x for x in rows if x["verdict"] == "unsound"]
+               f"{counts['undecided']} undecided, {counts['sound']} sound, {counts['estimate']} estimates (never "
+               f"counted as unsound). Producing the claims took {t1 - t0:.1f} s, auditing them {t2 - t1:.1f} s.", ""]
+        paths = sorted({x["path"] for x in rows})
+        md += ["| API path | guarantee | claims | sound | unsound | undecided | estimates |", "|---|---|---|---|---|---|---|"]
+        for pth in paths:
+            sel = [x for x in rows if x["path"] == pth]
+            md.append(f"| `{pth}` | {sel[0]['guarantee']} | {len(sel)} | "
+                      + " | ".join(str(sum(1 for x in sel if x["verdict"] == v)) for v in verdicts) + " |")
+        md.append("")
         if unsound_rows:
             upath = os.path.join(out, f"unsound-{name}.json")
             with open(upath, "w", encoding="utf-8") as f:
-                json.dump(C.document(doc.get("accountant", name),
-                                     [claims[x["id"]] for x in unsound_rows]), f, indent=1)
+                json.dump(C.exactdp_document(C.document(doc["accountant"], [
+                    c for c in doc["claims"] if c["id"] in {x["id"] for x in unsound_rows}])), f, indent=1)
             md += [f"### Unsound claims ({len(unsound_rows)}; alone in `{os.path.basename(upath)}`: "
                    f"`exactdp audit {upath}`)", ""]
-            material = [x for x in unsound_rows if x["rel_f"] is None or -x["rel_f"] > ROUNDING]
-            rounding = [x for x in unsound_rows if x not in material]
+            material = [x for x in unsound_rows if _beyond_rounding(x)]
+            underflow = [x for x in unsound_rows if _underflow(x)]
+            rounding = [x for x in unsound_rows if x not in material and x not in underflow]
             for title, group in ((f"Beyond float rounding (relative shortfall > {ROUNDING:g})", material),
-                                 (f"At float-rounding level (relative shortfall <= {ROUNDING:g})", rounding)):
+                                 (f"At float-rounding level (relative shortfall <= {ROUNDING:g})", rounding),
+                                 ("Float underflow (a delta of 0 where the truth is below the smallest positive "
+                                  "double, 2^-1074)", underflow)):
                 if not group:
                     continue
                 md += [f"{title}:", ""]
-                for x in sorted(group, key=lambda x: x["rel_f"] if x["rel_f"] is not None else -math.inf):
-                    short = f", short by {-x['rel_f']:.3g} relative" if x["rel_f"] is not None else ""
-                    md.append(f"- `{x['id']}`: claimed {_show(x['claimed'], 17)}, true {x['kind']} {_truth_text(x)}{short} "
-                              f"— {x['how']}: {x['method']}")
+                md += [_row_line(x) for x in sorted(group, key=lambda x: x["rel_f"] if x["rel_f"] is not None else -math.inf)]
                 md.append("")
         undecided_rows = [x for x in rows if x["verdict"] == "undecided"]
         if undecided_rows:
             md += [f"### Undecided claims ({len(undecided_rows)}): the claim lies inside the certified bracket", ""]
-            md += [f"- `{x['id']}`: claimed {_show(x['claimed'], 12)}, true {x['kind']} {_truth_text(x)} — {x['how']}"
-                   for x in undecided_rows] + [""]
+            md += [_row_line(x) for x in undecided_rows] + [""]
+        estimates = [x for x in rows if x["verdict"] == "estimate"]
+        if estimates:
+            md += [f"### Estimates ({len(estimates)}): documented as approximations, reported with their error", "",
+                   "| claim | raw | truth | versus truth | error (rel) | within documented error |", "|---|---|---|---|---|---|"]
+            for x in estimates:
+                if "within_documented_error" in x:
+                    w = {True: "yes", False: "no", None: "undecided"}[x["within_documented_error"]]
+                    w += f" ({x['documented_error']})"
+                else:
+                    w = "no error stated"
+                md.append(f"| {x['id']} | {x['raw']!r} | {_show(x['truth'], 10)} | {x['versus_truth']} | "
+                          f"{_show(x['slack_relative'], 4)} | {w} |")
+            md.append("")
+        if failures:
+            md += [f"### Not answered ({len(failures)}): the accountant raised", ""]
+            md += [f"- `{f['id']}`: `{f['path']}`: {f['error']}" for f in failures] + [""]
         if low_errors:
             md += ["### Lower bounds above the truth", ""] + [f"- {x['id']}: {x['low_bound_error']}" for x in low_errors] + [""]
         png = _plot(name, rows, out)
         if png:
             md += [f"![{name}: claimed / true epsilon]({os.path.basename(png)})", ""]
-        md += ["### All claims", "", "| claim | claimed | truth | verdict | slack (abs) | slack (rel) | truth from |",
-               "|---|---|---|---|---|---|---|"]
+        md += ["### All claims", "", "| claim | API path | guarantee | raw | truth | verdict | slack (abs) | slack (rel) | truth from |",
+               "|---|---|---|---|---|---|---|---|---|"]
         for x in rows:
             mark = "**unsound**" if x["verdict"] == "unsound" else x["verdict"]
-            md.append(f"| {x['id']} | {_show(x['claimed'], 12)} | {_show(x['truth'], 10)} | {mark} | "
+            md.append(f"| {x['id']} | `{x['path']}` | {x['guarantee']} | {x['raw']!r} | {_show(x['truth'], 10)} | {mark} | "
                       f"{_show(x['slack_absolute'], 4)} | {_show(x['slack_relative'], 4)} | {x['how']} |")
         md.append("")
-        report["accountants"][name] = {"version": ver, "claims_file": path, "counts": counts,
-                                       "results": [_jsonable({k: v for k, v in x.items() if not k.endswith("_f")})
+        report["accountants"][name] = {"version": ver, "claims_file": path, "counts": counts, "not_answered": failures,
+                                       "results": [_jsonable({k: v for k, v in x.items()
+                                                              if not k.endswith("_f") and not k.startswith("_")})
                                                    for x in rows]}
     total = time.time() - started
     report["seconds"] = round(total, 1)
     head = [f"Run of {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(started))}, {total:.0f} s in all; "
             f"grid brackets refined until decided, up to resolution {grid_resolution} or laws of "
             f"{grid_points // 2} points.", "",
+            "Environment (a float accountant's answer may change with these; findings hold for them): "
+            + ", ".join(f"{k} {v}" for k, v in env.items() if v) + ".", "",
             "## Summary", "",
-            "| accountant | claims | sound | unsound (beyond rounding) | undecided | worst relative slack | time (claims + audit) |",
-            "|---|---|---|---|---|---|---|"] + summary + ["",
-            "Verdicts: **unsound** = the accountant claims less privacy loss than the exact or certified truth; "
+            "| accountant | claims | sound | unsound (beyond rounding) | undecided | estimates | worst relative slack of a bound | time (claims + audit) |",
+            "|---|---|---|---|---|---|---|---|"] + summary + ["",
+            "Every claim records the accountant, its version, the API path called, the guarantee the "
+            "accountant documents for that path (bound or estimate) and the raw value returned (docs/audit.md). "
+            "Verdicts on bounds: **unsound** = the accountant claims less privacy loss than the exact or certified truth; "
             "sound = at least the truth (slack = claimed - true); undecided = the certified bracket of the truth "
-            "contains the claim. Truths are exact (rational tables), certified intervals (closed forms), or "
+            "contains the claim. Estimates are never counted as unsound: they are reported with their error "
+            "(claimed - true) and, where the accountant states one, whether they keep its documented error. "
+            "Truths are exact (rational tables), certified intervals (closed forms), or "
             "certified grid brackets (subsampled Gaussian, k-fold Laplace; docs/audit-subsampling.md). "
             "Every claim states the exact binary value of the float the accountant was given and returned, so each "
-            "verdict concerns exactly that computation. The relative slack is (claimed - true)/true: negative for an "
-            "unsound claim (its shortfall), large for a loose one.", ""]
+            "verdict concerns exactly that computation; negative values are judged as returned, not clamped. "
+            "Each unsound claim has a standalone reproducer (imports only the accountant and mpmath).", ""]
     md[2:2] = head
     with open(os.path.join(out, "report.md"), "w", encoding="utf-8") as f:
         f.write("\n".join(md))

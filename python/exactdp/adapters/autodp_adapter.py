@@ -15,52 +15,60 @@ NAME = "autodp"
 PACKAGE = "autodp"
 
 
+# autodp documents get_approxDP as the mechanism's approximate-DP guarantee: the Mechanism class
+# comment lists "Approximate DP: epsilon as a function of delta" among the privacy guarantees it
+# propagates (from RDP by its converters, "take the minimum of all of them in each category"): a bound.
+GUARANTEE = "bound"
+PATH = "autodp.autodp_core.Mechanism.get_approxDP(delta)"
+
+
 def claims(grid="small"):
-    import warnings
-
-    from autodp import mechanism_zoo as mz
-    from autodp import transformer_zoo as tz
-
-    warnings.filterwarnings("ignore")
     g = C.GRIDS[grid]
     acc = f"autodp {C.version(PACKAGE)}"
+    calls = C.Calls()
     out = []
+    head = "import warnings\nwarnings.filterwarnings('ignore')\nfrom autodp import mechanism_zoo as mz\nfrom autodp import transformer_zoo as tz\n"
 
-    def eps_of(mech, delta):
+    def composed(make, k):
+        return head + f"mech = {make}" + ("" if k == 1 else f"\nmech = tz.Composition()([mech], [{k}])")
+
+    def claim(cid, spec, k, delta, setup, neighbouring="add-remove", sampling=None, how=""):
+        query = f"float(mech.get_approxDP({delta!r}))"
         try:
-            return float(mech.get_approxDP(delta))
+            eps = calls.value(setup, query)
         except Exception:  # noqa: BLE001 - autodp raises on some corners; not a claim
-            return None
-
-    def composed(m, k):
-        return m if k == 1 else tz.Composition()([m], [k])
+            return
+        out.append(C.epsilon_claim(cid, spec, k, delta, eps, acc, neighbouring=neighbouring, sampling=sampling,
+                                   package=PACKAGE, path=PATH + how, guarantee=GUARANTEE, call=C.Calls.text(setup, query)))
 
     scen = []
     for p in (0.75, 0.9):
         # p as written (0.9 is 9/10, lambda 9), not its binary64 neighbour, whose 53-bit lambda makes the
         # exact 10 000-fold composition gigabytes; the two differ at rounding level only
         lam = Fraction(str(p)) / (1 - Fraction(str(p)))
-        scen.append((f"RR p={p}", f"rr:lambda={lam}", lambda p=p: mz.RandresponseMechanism(p=p), 10000))
+        scen.append((f"RR p={p}", f"rr:lambda={lam}", f"mz.RandresponseMechanism(p={p!r})", 10000, " of RandresponseMechanism"))
     for b in (1.0, 2.0):
-        scen.append((f"Laplace b={b}", f"laplace:b={C.exact(b)}", lambda b=b: mz.LaplaceMechanism(b=b), 100))
+        scen.append((f"Laplace b={b}", f"laplace:b={C.exact(b)}", f"mz.LaplaceMechanism(b={b!r})", 100, " of LaplaceMechanism"))
     for s in (1.0, 4.0):
-        scen.append((f"Gaussian sigma={s}", f"gauss:sigma={C.exact(s)}", lambda s=s: mz.GaussianMechanism(sigma=s), 10000))
-    for name, spec, make, kmax in scen:
+        scen.append((f"Gaussian sigma={s}", f"gauss:sigma={C.exact(s)}", f"mz.GaussianMechanism(sigma={s!r})", 10000,
+                     " of GaussianMechanism"))
+    for name, spec, make, kmax, how in scen:
         for k in g["ks"]:
             if k > kmax:
                 continue
-            m = composed(make(), k)
             for delta in g["deltas"]:
-                out.append(C.epsilon_claim(f"autodp/{name}/k={k}/delta={delta}", spec, k, delta, eps_of(m, delta), acc,
-                                           neighbouring="replace-one" if name.startswith("RR") else "add-remove"))
+                claim(f"autodp/{name}/k={k}/delta={delta}", spec, k, delta, composed(make, k),
+                      neighbouring="replace-one" if name.startswith("RR") else "add-remove",
+                      how=how + ("" if k == 1 else " after transformer_zoo.Composition"))
     for sigma, q in ((1.0, 0.01), (2.0, 0.1)):
         for k in g["sub_ks"]:
-            sub = tz.AmplificationBySampling(PoissonSampling=True)(mz.GaussianMechanism(sigma=sigma), q,
-                                                                  improved_bound_flag=True)
-            m = composed(sub, k)
+            make = (f"tz.AmplificationBySampling(PoissonSampling=True)(mz.GaussianMechanism(sigma={sigma!r}), {q!r}, "
+                    "improved_bound_flag=True)")
             for delta in g["deltas"]:
                 if delta < 1e-12:
                     continue
-                out.append(C.epsilon_claim(f"autodp/subsampled Gaussian sigma={sigma} q={q}/k={k}/delta={delta}",
-                                           f"gauss:sigma={C.exact(sigma)}", k, delta, eps_of(m, delta), acc, sampling=q))
+                claim(f"autodp/subsampled Gaussian sigma={sigma} q={q}/k={k}/delta={delta}",
+                      f"gauss:sigma={C.exact(sigma)}", k, delta, composed(make, k), sampling=q,
+                      how=" of AmplificationBySampling(PoissonSampling=True)(GaussianMechanism)" +
+                      ("" if k == 1 else " after transformer_zoo.Composition"))
     return C.document(acc, out)

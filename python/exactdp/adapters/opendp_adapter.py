@@ -16,18 +16,30 @@ NAME = "opendp"
 PACKAGE = "opendp"
 
 
-def claims(grid="small"):
-    import opendp.prelude as dp
+# OpenDP documents a privacy map as an upper bound: Measurement.check "If true, implies that if the
+# distance between inputs is at most `d_in`, then the privacy usage is at most `d_out`", and map
+# returns the d_out that check accepts; the zCDP cast's profile epsilon(delta) / delta(epsilon) is
+# the (epsilon, delta) curve of that guarantee. All claims: bounds.
+GUARANTEE = "bound"
 
-    dp.enable_features("contrib")
+
+def claims(grid="small"):
     g = C.GRIDS[grid]
     acc = f"opendp {C.version(PACKAGE)}"
+    calls = C.Calls()
     out = []
-    fl = (dp.atom_domain(T=float, nan=False), dp.absolute_distance(T=float))
-    it = (dp.atom_domain(T=int), dp.absolute_distance(T=int))
+    head = ("import opendp.prelude as dp\ndp.enable_features('contrib')\n"
+            "fl = (dp.atom_domain(T=float, nan=False), dp.absolute_distance(T=float))\n"
+            "it = (dp.atom_domain(T=int), dp.absolute_distance(T=int))\n")
 
-    def composed(m, k):
-        return m if k == 1 else dp.c.make_composition([m] * k)
+    def composed(make, k):
+        return head + f"m = {make}" + ("" if k == 1 else f"\nm = dp.c.make_composition([m] * {k})")
+
+    def value(setup, query):
+        try:
+            return calls.value(setup, query)
+        except Exception:  # noqa: BLE001 - e.g. a composition OpenDP refuses; not a claim
+            return None
 
     # pure DP: RR (randomized bool), discrete and continuous Laplace
     pure = []
@@ -36,46 +48,44 @@ def claims(grid="small"):
         # p as written (0.9 is 9/10, lambda 9), not its binary64 neighbour, whose 53-bit lambda makes the
         # exact 10 000-fold composition gigabytes; the two differ at rounding level only
         lam = Fraction(str(p)) / (1 - Fraction(str(p)))
-        pure.append((f"RR p={p}", f"rr:lambda={lam}", lambda p=p: dp.m.make_randomized_response_bool(prob=p), 1, 10000,
-                     "replace-one"))
+        pure.append((f"RR p={p}", f"rr:lambda={lam}", f"dp.m.make_randomized_response_bool(prob={p!r})", 1, 10000,
+                     "replace-one", "make_randomized_response_bool"))
     for s in (1.0, 2.0):
         pure.append((f"discrete Laplace scale={s}", f"dlaplace:epsilon={C.exact(1 / s)}",
-                     lambda s=s: dp.m.make_laplace(*it, scale=s), 1, 1000, "add-remove"))
-        pure.append((f"Laplace scale={s}", f"laplace:b={C.exact(s)}", lambda s=s: dp.m.make_laplace(*fl, scale=s), 1.0, 100,
-                     "add-remove"))
-    for name, spec, make, d_in, kmax, nb in pure:
+                     f"dp.m.make_laplace(*it, scale={s!r})", 1, 1000, "add-remove", "make_laplace(int)"))
+        pure.append((f"Laplace scale={s}", f"laplace:b={C.exact(s)}", f"dp.m.make_laplace(*fl, scale={s!r})", 1.0, 100,
+                     "add-remove", "make_laplace(float)"))
+    for name, spec, make, d_in, kmax, nb, what in pure:
         for k in g["ks"]:
             if k > kmax:
                 continue
-            try:
-                eps = float(composed(make(), k).map(d_in))
-            except Exception:  # noqa: BLE001 - e.g. a composition OpenDP refuses
-                continue
+            setup, query = composed(make, k), f"float(m.map({d_in!r}))"
+            eps = value(setup, query)
+            path = f"opendp.measurements.{what}" + ("" if k == 1 else " > combinators.make_composition") + ".map(d_in)"
             for delta in (0.0,) + tuple(g["deltas"]):
-                out.append(C.epsilon_claim(f"opendp/{name}/k={k}/delta={delta}", spec, k, delta, eps, acc, neighbouring=nb))
+                out.append(C.epsilon_claim(f"opendp/{name}/k={k}/delta={delta}", spec, k, delta, eps, acc, neighbouring=nb,
+                                           package=PACKAGE, path=path, guarantee=GUARANTEE,
+                                           call=C.Calls.text(setup, query)))
     # zCDP: continuous Gaussian (k-fold) and discrete Gaussian (one use), cast to approximate DP
-    zc = [(f"Gaussian scale={s}", f"gauss:sigma={C.exact(s)}", lambda s=s: dp.m.make_gaussian(*fl, scale=s), 1.0, 10000)
-          for s in (1.0, 4.0)]
-    zc += [(f"discrete Gaussian scale={s}", f"dgauss:sigma2={C.exact(s * s)}", lambda s=s: dp.m.make_gaussian(*it, scale=s), 1, 1)
-           for s in (1.0, 4.0)]
-    for name, spec, make, d_in, kmax in zc:
+    zc = [(f"Gaussian scale={s}", f"gauss:sigma={C.exact(s)}", f"dp.m.make_gaussian(*fl, scale={s!r})", 1.0, 10000,
+           "make_gaussian(float)") for s in (1.0, 4.0)]
+    zc += [(f"discrete Gaussian scale={s}", f"dgauss:sigma2={C.exact(s * s)}", f"dp.m.make_gaussian(*it, scale={s!r})", 1, 1,
+            "make_gaussian(int)") for s in (1.0, 4.0)]
+    for name, spec, make, d_in, kmax, what in zc:
         for k in g["ks"]:
             if k > kmax:
                 continue
-            try:
-                profile = dp.c.make_zCDP_to_approxDP(composed(make(), k)).map(d_in)
-            except Exception:  # noqa: BLE001
-                continue
+            setup = composed(make, k) + f"\nprofile = dp.c.make_zCDP_to_approxDP(m).map({d_in!r})"
+            path = (f"opendp.measurements.{what}" + ("" if k == 1 else " > combinators.make_composition") +
+                    " > combinators.make_zCDP_to_approxDP.map(d_in)")
             for delta in g["deltas"]:
-                try:
-                    eps = float(profile.epsilon(delta))
-                except Exception:  # noqa: BLE001
-                    continue
-                out.append(C.epsilon_claim(f"opendp/{name}/k={k}/delta={delta}", spec, k, delta, eps, acc))
+                query = f"float(profile.epsilon({delta!r}))"
+                out.append(C.epsilon_claim(f"opendp/{name}/k={k}/delta={delta}", spec, k, delta, value(setup, query), acc,
+                                           package=PACKAGE, path=path + ".epsilon(delta)", guarantee=GUARANTEE,
+                                           call=C.Calls.text(setup, query)))
             for eps in g["epsilons"]:
-                try:
-                    d = float(profile.delta(eps))
-                except Exception:  # noqa: BLE001
-                    continue
-                out.append(C.delta_claim(f"opendp/{name}/k={k}/epsilon={eps}", spec, k, eps, d, acc))
+                query = f"float(profile.delta({eps!r}))"
+                out.append(C.delta_claim(f"opendp/{name}/k={k}/epsilon={eps}", spec, k, eps, value(setup, query), acc,
+                                         package=PACKAGE, path=path + ".delta(epsilon)", guarantee=GUARANTEE,
+                                         call=C.Calls.text(setup, query)))
     return C.document(acc, out)
