@@ -23,18 +23,28 @@ constexpr int grid_points = 120;
 using Sampler = std::function<PlotProfilePoint(const Rational& epsilon)>;
 
 /// The ε range shown, a display choice (doubles are fine: nothing is decided here): from 0 to
-/// where the upper end of δ falls below 10⁻¹⁰ (doubling, then halving the gap eight times), no
-/// further than @p eps_cap, and far enough to show every closed-form bound.
+/// where the upper end of δ falls below 10⁻¹⁰ (doubling, then halving the gap eight times) or stops
+/// falling, no further than @p eps_cap, and far enough to show every closed-form bound.
 std::vector<PlotProfilePoint> sample(const Sampler& at, double eps_cap, const std::vector<PlotBound>& bounds) {
-  auto small = [&](double e) {
+  auto upper = [&](double e) {
     Interval d = at(Rational(e)).delta;
-    return d.upper_is_finite() && d.upper().get_d() < 1e-10;
+    return d.upper_is_finite() ? d.upper().get_d() : 1.0;
   };
-  double hi = 0.25;
-  while (hi < eps_cap && hi < 4096 && !small(hi)) hi *= 2;
+  // a δ that stops falling (a floor such as RR's δ) ends the search too
+  double hi = 0.25, previous = 2;
+  bool floor = false;
+  while (hi < eps_cap && hi < 4096) {
+    const double d = upper(hi);
+    if (d < 1e-10) break;
+    if (d >= previous * (1 - 1e-9)) {
+      floor = true;
+      break;
+    }
+    previous = d, hi *= 2;
+  }
   double lo = hi / 2;
-  if (hi < eps_cap && hi > 0.25)
-    for (int i = 0; i < 8; ++i) (small((lo + hi) / 2) ? hi : lo) = (lo + hi) / 2;
+  if (!floor && hi < eps_cap && hi > 0.25)
+    for (int i = 0; i < 8; ++i) (upper((lo + hi) / 2) < 1e-10 ? hi : lo) = (lo + hi) / 2;
   double end = std::min(hi * 1.1, eps_cap);
   for (const auto& b : bounds)
     if (b.epsilon.upper_is_finite()) end = std::max(end, b.epsilon.upper().get_d() * 1.05);
