@@ -314,6 +314,7 @@ def plot_audit(report, ax=None, file=None, title=None):
     ax.axhline(0.0, color="black", lw=0.8)
     ax.set_xscale("log")
     ax.set_yscale("symlog", linthresh=1e-9)
+    ax.margins(x=0.08, y=0.08)
     ax.set_xlabel("true ε (exact, or the midpoint of its certified bracket)")
     ax.set_ylabel("relative slack (claimed − true) / true")
     ax.set_title(title or "claimed against true ε (below 0: unsound)")
