@@ -127,7 +127,8 @@ json renyi_only_composition(const std::vector<Component>& comps, const Compositi
 /// --plot: the composition's profile again, by the same calls as exact_ and certified_composition.
 void plot_composition(const std::string& file, const std::vector<Component>& comps, const json& r, Precision prec) {
   const std::string title = plot_title(r, "exactdp compose");
-  if (std::all_of(comps.begin(), comps.end(), [](const Component& c) { return c.exact_loss().has_value(); })) {
+  if (std::all_of(comps.begin(), comps.end(), [](const Component& c) { return c.exact_loss().has_value(); }) &&
+      estimated_bytes(comps) <= 8.0 * 1024 * 1024 * 1024) {
     PrivacyLoss loss = PrivacyLoss::identity();
     for (const auto& c : comps) loss = compose(loss, c.exact_loss()->self_compose(c.times));
     return plot_exact_pair(file, loss, title, r);
