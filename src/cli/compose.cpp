@@ -124,25 +124,15 @@ json renyi_only_composition(const std::vector<Component>& comps, const Compositi
   return r;
 }
 
-/// --plot: the composition's profile again, by the same calls as exact_ and certified_composition.
-void plot_composition(const std::string& file, const std::vector<Component>& comps, const json& r, Precision prec) {
+/// --plot: the composed privacy along the same plan as the text output, sampled for the figure
+/// (plot_figure.hpp; the composed law is built a second time).
+void plot_composition(const std::string& file, const std::vector<Component>& comps, const CompositionPlan& plan, const json& r,
+                      Precision prec) {
+  if (!plan.has_profile()) throw Error("--plot", "", file, "this composition has no certified profile to draw (" + plan.reason + ")");
+  const ComposedPrivacy composed(comps, plan, prec);
   const std::string title = plot_title(r, "exactdp compose");
-  if (std::all_of(comps.begin(), comps.end(), [](const Component& c) { return c.exact_loss().has_value(); }) &&
-      estimated_bytes(comps) <= 8.0 * 1024 * 1024 * 1024) {
-    PrivacyLoss loss = PrivacyLoss::identity();
-    for (const auto& c : comps) loss = compose(loss, c.exact_loss()->self_compose(c.times));
-    return plot_exact_pair(file, loss, title, r);
-  }
-  if (!has_certified_profile(comps, prec)) throw Error("--plot", "", file, "this composition has no certified profile to draw");
-  std::optional<CertifiedLoss> loss;
-  if (std::all_of(comps.begin(), comps.end(), [&](const Component& c) { return c.pair || c.spec->certified_loss(prec).has_value(); }))
-    for (const auto& c : comps) {
-      CertifiedLoss k = (c.pair ? CertifiedLoss::from_exact(*c.pair, prec) : *c.spec->certified_loss(prec)).self_compose(c.times);
-      loss = loss ? compose(*loss, k) : k;
-    }
-  const Component& only = comps.front();
-  plot_certified(file, [&](const Interval& e) { return loss ? loss->delta_at_epsilon(e) : only.spec->delta_at_epsilon(e, only.times); },
-                 title, r);
+  if (const PrivacyLoss* loss = composed.exact_loss()) return plot_exact_pair(file, *loss, title, r);
+  plot_certified(file, [&](const Interval& e) { return composed.delta_at_epsilon(e); }, title, r);
 }
 
 }  // namespace
@@ -259,7 +249,7 @@ std::function<int()> add_compose(CLI::App& app) {
       for (const auto& b : r["bounds"]) bounds.push_back(b);
     if (!bounds.empty()) r["bounds"] = bounds;
     emit(r, opts->json_output);
-    if (!opts->plot.empty()) plot_composition(opts->plot, comps, r, req.precision());
+    if (!opts->plot.empty()) plot_composition(opts->plot, comps, plan, r, req.precision());
     return 0;
   };
 }
