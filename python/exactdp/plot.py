@@ -51,7 +51,7 @@ def _source(what, times):
         what = _core.parse_mechanism_spec(what)
     if isinstance(what, _core.MechanismSpec):
         loss = what.exact_loss()
-        if loss is None:
+        if loss is None or times > 1000:  # long compositions: the spec's certified route (the planner's)
             return "spec", what
         what = loss.self_compose(times) if times != 1 else loss
     elif times != 1:
@@ -118,18 +118,18 @@ def profile_points(what, times=1, epsilons=None, points=120):
         return xs, lo, hi, exact
     sample, exact = _delta_sampler(kind, obj, times)
     if epsilons is None:
-        cap = math.inf
+        cap = 1e12 if kind == "spec" else 700.0  # exact: lambda = e^eps must stay a finite float
         if kind == "loss":
             from . import _core
 
             pure = max(_core.max_ratio(obj), _core.max_ratio(obj.swapped()))
             if pure != math.inf:
-                cap = max(0.05, 1.05 * math.log(pure))
+                cap = min(cap, max(0.05, 1.05 * math.log(pure)))
         # double until delta's upper end is below 1e-10 or stops falling (a floor such as RR's delta)
         end, previous = 0.25, math.inf
-        while end < cap and end < 512:
+        while end < cap:
             d = _float(sample(Fraction(end))[1][1])
-            if d < 1e-10 or d >= previous * (1 - 1e-9):
+            if d < 1e-10 or (d >= previous * (1 - 1e-9) and d < 0.999):  # near 1: not falling yet
                 break
             previous, end = d, end * 2
         end = min(end * 1.1, cap)

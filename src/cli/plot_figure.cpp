@@ -9,6 +9,7 @@
 #include "exactdp/io/plot.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 namespace exactdp::cli {
@@ -17,7 +18,7 @@ namespace {
 using json = nlohmann::json;
 
 constexpr Precision plot_precision = 128;
-constexpr int grid_points = 120;
+constexpr int grid_points = 120, slow_grid_points = 40;
 
 /// δ at one target ε: the point drawn (ε may come back as a tight enclosure of the ε actually used).
 using Sampler = std::function<PlotProfilePoint(const Rational& epsilon)>;
@@ -31,12 +32,16 @@ std::vector<PlotProfilePoint> sample(const Sampler& at, double eps_cap, const st
     return d.upper_is_finite() ? d.upper().get_d() : 1.0;
   };
   // a δ that stops falling (a floor such as RR's δ) ends the search too
-  double hi = 0.25, previous = 2;
+  const auto started = std::chrono::steady_clock::now();
+  int evaluations = 0;
+  double hi = 0.25, previous = 2, flat = 0;  // flat: the largest ε tried with δ still near 1
   bool floor = false;
-  while (hi < eps_cap && hi < 4096) {
+  while (hi < eps_cap) {
+    ++evaluations;
     const double d = upper(hi);
     if (d < 1e-10) break;
-    if (d >= previous * (1 - 1e-9)) {
+    if (d >= 0.999) flat = hi;
+    if (d >= previous * (1 - 1e-9) && d < 0.999) {  // δ near 1 has not started falling yet
       floor = true;
       break;
     }
@@ -44,14 +49,28 @@ std::vector<PlotProfilePoint> sample(const Sampler& at, double eps_cap, const st
   }
   double lo = hi / 2;
   if (!floor && hi < eps_cap && hi > 0.25)
-    for (int i = 0; i < 8; ++i) (upper((lo + hi) / 2) < 1e-10 ? hi : lo) = (lo + hi) / 2;
-  double end = std::min(hi * 1.1, eps_cap);
+    for (int i = 0; i < 8; ++i, ++evaluations) (upper((lo + hi) / 2) < 1e-10 ? hi : lo) = (lo + hi) / 2;
+  // fewer points when one evaluation is slow (the binomial route at k = 10^8 takes ~0.4 s)
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const int n = evaluations > 0 && seconds / evaluations > 0.02 ? slow_grid_points : grid_points;
+  // a long composition keeps δ near 1 for most of [0, hi]: then the figure starts where δ falls
+  double begin = 0;
+  if (!floor && flat > 0.1 * hi) {
+    double a = flat, b = hi;
+    for (int i = 0; i < 8; ++i) (upper((a + b) / 2) >= 0.999 ? a : b) = (a + b) / 2;
+    begin = std::max(0.0, a - 0.1 * (hi - a));
+    hi += 0.1 * (hi - a);
+  } else {
+    hi *= 1.1;
+  }
+  double end = std::min(hi, eps_cap);
   for (const auto& b : bounds)
     if (b.epsilon.upper_is_finite()) end = std::max(end, b.epsilon.upper().get_d() * 1.05);
   if (!(end > 0)) end = 1;
-  const Rational stop(static_cast<long>(std::ceil(end * 1000)), 1000);  // an exact rational end
+  const Rational stop = Rational(static_cast<long>(std::ceil(end * 1000))) / 1000;  // exact rational ends
+  const Rational start = Rational(static_cast<long>(std::floor(begin * 1000))) / 1000;
   std::vector<PlotProfilePoint> out;
-  for (int i = 0; i <= grid_points; ++i) out.push_back(at(stop * Rational(i, grid_points)));
+  for (int i = 0; i <= n; ++i) out.push_back(at(start + (stop - start) * Rational(i, n)));
   return out;
 }
 
@@ -86,7 +105,7 @@ void plot_profile(const std::string& file, const PrivacyProfile& profile, const 
   f.title = title;
   f.bounds = bounds_of(report);
   f.exact = true;
-  const double cap = pure.is_infinite() ? 4096 : std::max(0.05, log(Interval(pure.value(), plot_precision)).upper().get_d() * 1.05);
+  const double cap = pure.is_infinite() ? 1e8 : std::max(0.05, log(Interval(pure.value(), plot_precision)).upper().get_d() * 1.05);
   f.profile = sample(exact_sampler(profile), cap, f.bounds);
   for (const auto& v : tradeoff.vertices()) f.tradeoff.push_back({v.alpha, v.beta});
   f.tradeoff_label = "symmetrised T(P,Q)";
@@ -132,7 +151,7 @@ void plot_certified(const std::string& file, const std::function<Interval(const 
     Interval eps(e, plot_precision);
     return {eps, delta_at(eps)};
   };
-  f.profile = sample(at, 4096, f.bounds);
+  f.profile = sample(at, 1e12, f.bounds);
   write_plot(f, file);
 }
 

@@ -120,3 +120,21 @@ def test_composition_without_a_profile_refuses_to_plot(tmp_path):
     # dgauss used several times has only Rényi composition here (no δ(ε) to draw)
     p = run("compose", "-m", "dgauss:sigma2=1", "-k", "3", "--alpha", "2", "--plot", str(tmp_path / "x.svg"), expect=2)
     assert "--plot" in p.stderr and "no certified profile" in p.stderr
+
+
+def test_long_composition_shows_where_delta_falls(tmp_path):
+    # 10^5 uses of the Gaussian (sigma = 1) are mu = sqrt(10^5) GDP: delta stays near 1 up to about
+    # mu^2/2 = 50000, so the figure starts there rather than at 0; the least epsilon at 1e-5 that the
+    # text prints must lie inside the drawn range
+    out = tmp_path / "g.svg"
+    p = run("compose", "-m", "gauss:sigma=1", "-k", "100000", "--delta", "1e-5", "--plot", str(out), "--json")
+    eps = float(json.loads(p.stdout)["least"][0]["epsilon"]["lo"])
+    root = ET.parse(out).getroot()
+    (band,) = paths(root, "band-upper")
+    # the ε ticks: the numbers under the left panel (x < 620; the trade-off panel starts at 720)
+    ticks = [float(t.text) for t in root.iter(SVG + "text")
+             if t.text.replace(".", "", 1).isdigit() and float(t.get("x")) < 620 and float(t.get("y")) > 400]
+    assert min(ticks) > 10_000  # the axis does not start at 0
+    xs = [x for x, _ in band]
+    assert min(xs) < 80 + 520 * 0.5 < max(xs)
+    assert min(ticks) < eps < max(ticks)  # ε(1e-5) is within the axis

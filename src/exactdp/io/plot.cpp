@@ -248,7 +248,7 @@ void frame(Canvas& c, const Panel& p) {
 }
 
 void x_ticks(Canvas& c, const Panel& p, double step) {
-  for (double x = 0; x <= p.x1 + step * 1e-9; x += step) {
+  for (double x = p.x0; x <= p.x1 + step * 1e-9; x += step) {
     double X = p.px(x);
     c.stroke({{X, p.top}, {X, p.bottom}}, {grid_rgb, 0.8});
     c.stroke({{X, p.bottom}, {X, p.bottom + 4}}, {ink, 1});
@@ -297,10 +297,11 @@ void draw(Canvas& c, const PlotFigure& f) {
   c.text({width / 2.0, 26}, f.title, 15, Anchor::middle);
 
   // --- left panel: δ(ε), logarithmic δ
-  double emax = 0, dmin = 1;
+  double emax = 0, emin = hi_d(f.profile.front().epsilon), dmin = 1;
   const bool exact = f.exact;
   for (const auto& q : f.profile) {
     emax = std::max(emax, hi_d(q.epsilon));
+    emin = std::min(emin, lo_d(q.epsilon));
     for (double d : {lo_d(q.delta), hi_d(q.delta)})
       if (d > 0 && std::isfinite(d)) dmin = std::min(dmin, d);
   }
@@ -309,8 +310,10 @@ void draw(Canvas& c, const PlotFigure& f) {
     if (sgn(b.delta) > 0) dmin = std::min(dmin, b.delta.get_d());
   }
   if (!(emax > 0) || !std::isfinite(emax)) emax = 1;
-  const double xstep = nice_step(emax, 6);
-  Panel L{80, 60, 600, 400, 0, std::ceil(emax / xstep - 1e-9) * xstep, 0, 0, true};
+  if (!(emin > 0) || !(emin < emax)) emin = 0;  // the axis starts at 0 unless the profile starts later
+  const double xstep = nice_step(emax - emin, 6);
+  const double x0 = std::floor(emin / xstep) * xstep;
+  Panel L{80, 60, 600, 400, x0, std::ceil(emax / xstep - 1e-9) * xstep, 0, 0, true};
   L.y0 = std::max(-16.0, std::min(-1.0, std::floor(std::log10(dmin))));
   L.y1 = 0;
   x_ticks(c, L, xstep);
