@@ -14,8 +14,7 @@
 /// JSON output of the same run.
 #pragma once
 
-#include "exactdp/numeric/interval.hpp"
-#include "exactdp/numeric/rational.hpp"
+#include "exactdp/numeric/interval.hpp"  // Interval, and Rational through it
 
 #include <string>
 #include <vector>
