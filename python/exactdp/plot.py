@@ -275,8 +275,8 @@ def plot_audit(report, ax=None, file=None, title=None):
     One point per claim: x the true epsilon, y the relative slack (claimed - truth)/truth on a
     symmetric-log axis (below 0: the claim is smaller than the truth), with a vertical bar from the
     slack against the bracket's upper end to the slack against its lower end. Unsound claims are red
-    crosses; claims documented as estimates (``"guarantee": "estimate"``) are grey and never
-    counted unsound. Returns the axes, or None when no claim has a finite positive true epsilon.
+    crosses; claims documented as estimates (``"guarantee": "estimate"``, or audit_all's verdict
+    "estimate") are grey and never drawn as unsound. Marker fills tell API paths (``"path"``) apart. Returns the axes, or None when no claim has a finite positive true epsilon.
     """
     rows = []
     for r in report:
@@ -293,7 +293,8 @@ def plot_audit(report, ax=None, file=None, title=None):
         if lo_slack is None or hi_slack is None or not (math.isfinite(lo_slack) and math.isfinite(hi_slack)):
             continue
         verdict = "estimate" if r.get("guarantee") == "estimate" else r.get("verdict", "")
-        mode = str(r.get("id", "")).split("/")[0]
+        # one marker shape per API path (class.method, audit_all's records), else per id prefix
+        mode = ".".join(r["path"].split("(")[0].split(".")[-2:]) if r.get("path") else str(r.get("id", "")).split("/")[0]
         rows.append((_float((b[0] + b[1]) / 2), lo_slack, hi_slack, verdict, mode))
     if not rows:
         return None
