@@ -12,6 +12,7 @@ packages=(
   libgtest-dev librapidcheck-dev libbenchmark-dev
   nlohmann-json3-dev libcli11-dev
   libsodium-dev libtbb-dev clang libclang-rt-14-dev
+  libcairo2-dev
   doxygen graphviz
   python3
   python3-dev python3-pip python3-venv

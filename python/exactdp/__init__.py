@@ -15,8 +15,8 @@ from ._core import Session
 from .audit import audit, grid_bracket
 from .game import check, profile
 from .mechanism import Mechanism, canonical_name
-from . import noise, testing
+from . import noise, plot, testing
 
 __all__ = ["Error", "Mechanism", "MechanismSpec", "PrivacyLoss", "PrivacyProfile", "TradeOff", "audit", "canonical_name",
-           "check", "compose", "grid_bracket", "max_ratio", "noise", "parse_mechanism_spec", "profile", "renyi_moment",
+           "check", "compose", "grid_bracket", "max_ratio", "noise", "parse_mechanism_spec", "profile", "plot", "renyi_moment",
            "Session", "testing"]

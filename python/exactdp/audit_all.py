@@ -342,45 +342,16 @@ def judge(doc, exactdp_bin=None, grid_resolution=1024, grid_points=40000, execut
 
 
 def _plot(name, rows, out):
-    try:
-        import matplotlib
+    # the figure is exactdp.plot.plot_audit's (relative slack against the true epsilon, with the
+    # certified bracket as a bar, one marker per API path); no figure without matplotlib
+    from . import plot
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+    path = os.path.join(out, f"{name}.png")
+    try:
+        drawn = plot.plot_audit(rows, file=path, title=f"{name}: claimed vs true epsilon (below 0: unsound)")
     except ImportError:
         return None
-    # relative slack (claimed - true)/true against the true epsilon: a symmetric-log axis shows both
-    # the float-rounding shortfalls (~1e-16) and the loose bounds (x10) of one accountant
-    def mode(r):  # the class and method of the API path, e.g. PLDAccountant.get_epsilon
-        return ".".join(r["path"].split("(")[0].split(".")[-2:])
-
-    pts = [(r["truth_f"], r["rel_f"], r["verdict"], mode(r)) for r in rows
-           if r["truth_f"] not in (None, math.inf) and r["kind"] == "epsilon" and r["truth_f"] > 0
-           and r["rel_f"] is not None and math.isfinite(r["rel_f"])]
-    if not pts:
-        return None
-    fig, ax = plt.subplots(figsize=(7, 4.8))
-    colors = {"sound": "tab:green", "unsound": "tab:red", "undecided": "tab:orange", "estimate": "tab:blue"}
-    markers = ["o", "s", "^", "D", "v", "P"]
-    modes = sorted({p[3] for p in pts})
-    for v, c in colors.items():
-        for mi, mode in enumerate(modes):
-            sel = [p for p in pts if p[2] == v and p[3] == mode]
-            if sel:
-                ax.scatter([p[0] for p in sel], [p[1] for p in sel], s=16, c=c, marker=markers[mi % len(markers)],
-                           label=f"{v} ({mode})" if len(modes) > 1 else v)
-    ax.axhline(0.0, color="black", lw=0.8)
-    ax.set_xscale("log")
-    ax.set_yscale("symlog", linthresh=1e-9)
-    ax.set_xlabel("true epsilon (exact, or certified bracket midpoint)")
-    ax.set_ylabel("relative slack (claimed - true) / true")
-    ax.set_title(f"{name}: claimed vs true epsilon (below 0: unsound)")
-    ax.legend(fontsize=7)
-    path = os.path.join(out, f"{name}.png")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return path if drawn is not None else None
 
 
 def _how(r):

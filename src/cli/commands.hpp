@@ -28,6 +28,7 @@ struct SpecProfileRequest {
   unsigned threads = 0;                  ///< EngineOptions::threads (0: all cores)
   bool json_output = false, stats = false;
   std::string adversary = "adaptive";  ///< adaptive | oblivious | sequential
+  std::string plot;                    ///< --plot FILE (.png or .svg), empty: no figure
 };
 
 /// Runs the game engine on a mechanism spec file and prints its profile report; returns the exit code.

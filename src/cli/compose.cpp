@@ -1,6 +1,7 @@
 // `exactdp compose` and `exactdp profile`.
 #include "commands.hpp"
 #include "pair_file.hpp"
+#include "plot_figure.hpp"
 #include "report.hpp"
 
 #include "exactdp/amplification/poisson.hpp"
@@ -26,6 +27,7 @@ struct QueryOptions {
   bool json_output = false;
   bool tradeoff = false;
   int digits = 10;
+  std::string plot;
 };
 
 void add_query_options(CLI::App* cmd, QueryOptions& q) {
@@ -38,6 +40,7 @@ void add_query_options(CLI::App* cmd, QueryOptions& q) {
   cmd->add_option("--digits", q.digits, "Significant digits of certified (interval) output")
       ->check(CLI::Range(2, 200))
       ->default_val(10);
+  cmd->add_option("--plot", q.plot, "Draw δ(ε) and the trade-off curve into FILE.png or FILE.svg (docs/plots.md)")->check(plot_file_check());
 }
 
 /// Parses and validates every query value before any work starts.
@@ -119,6 +122,17 @@ json renyi_only_composition(const std::vector<Component>& comps, const Compositi
   if (!bounds.empty()) r["bounds"] = bounds;
   r["notes"] = json::array({"no profile: δ(ε) and the least ε are not available for this composition; the RDP bound is sound but not tight"});
   return r;
+}
+
+/// --plot: the composed privacy along the same plan as the text output, sampled for the figure
+/// (plot_figure.hpp; the composed law is built a second time).
+void plot_composition(const std::string& file, const std::vector<Component>& comps, const CompositionPlan& plan, const json& r,
+                      Precision prec) {
+  if (!plan.has_profile()) throw Error("--plot", "", file, "this composition has no certified profile to draw (" + plan.reason + ")");
+  const ComposedPrivacy composed(comps, plan, prec);
+  const std::string title = plot_title(r, "exactdp compose");
+  if (const PrivacyLoss* loss = composed.exact_loss()) return plot_exact_pair(file, *loss, title, r);
+  plot_certified(file, [&](const Interval& e) { return composed.delta_at_epsilon(e); }, title, r);
 }
 
 }  // namespace
@@ -235,6 +249,7 @@ std::function<int()> add_compose(CLI::App& app) {
       for (const auto& b : r["bounds"]) bounds.push_back(b);
     if (!bounds.empty()) r["bounds"] = bounds;
     emit(r, opts->json_output);
+    if (!opts->plot.empty()) plot_composition(opts->plot, comps, plan, r, req.precision());
     return 0;
   };
 }
@@ -270,6 +285,7 @@ std::function<int()> add_profile(CLI::App& app) {
       r.deltas = opts->deltas;
       r.alphas = opts->alphas;
       r.json_output = opts->json_output;
+      r.plot = opts->plot;
       return profile_mechanism_spec(*file, r);
     }
     Requests req = parse_requests(*opts);
@@ -284,6 +300,7 @@ std::function<int()> add_profile(CLI::App& app) {
     r["digits"] = req.digits;
     r["title"] = "exactdp profile " + *file;
     emit(r, opts->json_output);
+    if (!opts->plot.empty()) plot_exact_pair(opts->plot, loss, r["title"].get<std::string>(), r);
     return 0;
   };
 }

@@ -1,6 +1,7 @@
 // `exactdp profile SPEC` (interactive mechanisms) and `exactdp check SPEC`: the game engine on a
 // mechanism spec file (spec/mechanisms/README.md), against every adaptive adversary up to a horizon.
 #include "commands.hpp"
+#include "plot_figure.hpp"
 
 #include "exactdp/accounting/claim_check.hpp"
 #include "exactdp/core/error.hpp"
@@ -155,6 +156,7 @@ int profile_mechanism_spec(const std::string& path, const SpecProfileRequest& re
   json r = json::parse(profile_report_json(game, q));
   if (req.json_output) std::cout << r.dump(2) << "\n";
   else std::cout << render_game_profile(r, req.stats);
+  if (!req.plot.empty()) plot_game(req.plot, game, q, "exactdp profile " + path);
   return 0;
 }
 
