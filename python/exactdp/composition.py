@@ -172,6 +172,9 @@ def _solve(what, times, delta, epsilon, sampling_rate, relative_width, max_memor
         if len(comps) != 1:
             raise Error("sampling_rate: Poisson subsampling is supported for one component (a Gaussian) only")
         spec, k, rate = comps[0]
+        if not spec.startswith("gauss:"):
+            raise Error(f"sampling_rate: Poisson subsampling of {spec} is not available from Python (a Gaussian only; "
+                        "exactdp compose --sampling poisson:q=R covers mechanisms with exact tables)")
         return _grid(spec, k, delta, epsilon, rate, relative_width)
 
     specs, counts = [s for s, _, _ in comps], [k for _, k, _ in comps]
