@@ -47,9 +47,16 @@ def _times(k, field="times"):
     return k
 
 
-def _q(x):
+def _binary(x, field):
+    """A DpEvent float at its exact binary value; nan, inf and non-numbers are refused."""
+    if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
+        raise Error(f"{field}: {x!r} is not a finite number")
+    return Fraction(x)
+
+
+def _q(x, field="DpEvent parameter"):
     """A DpEvent float at its exact binary value, as exact text."""
-    f = Fraction(x)
+    f = x if isinstance(x, Fraction) else _binary(x, field)
     return f"{f.numerator}/{f.denominator}" if f.denominator != 1 else str(f.numerator)
 
 
@@ -69,14 +76,14 @@ def _event_components(event, times, rate=None):
     if name == "PoissonSampledDpEvent":
         if rate is not None:
             raise Error("PoissonSampledDpEvent: nested Poisson sampling is not supported")
-        return _event_components(event.event, times, Fraction(event.sampling_probability))
+        return _event_components(event.event, times, _binary(event.sampling_probability, "PoissonSampledDpEvent.sampling_probability"))
     if name == "GaussianDpEvent":
-        return [(f"gauss:sigma={_q(event.noise_multiplier)}", times, rate)]
+        return [(f"gauss:sigma={_q(event.noise_multiplier, 'GaussianDpEvent.noise_multiplier')}", times, rate)]
     if name == "LaplaceDpEvent":
-        return [(f"laplace:b={_q(event.noise_multiplier)}", times, rate)]
+        return [(f"laplace:b={_q(event.noise_multiplier, 'LaplaceDpEvent.noise_multiplier')}", times, rate)]
     if name == "RandomizedResponseDpEvent":
         # with probability p a uniform bucket of k, else the input: P(same)/P(other) = (k(1-p)+p)/p
-        p, k = Fraction(event.noise_parameter), event.num_buckets
+        p, k = _binary(event.noise_parameter, "RandomizedResponseDpEvent.noise_parameter"), event.num_buckets
         if not 0 < p <= 1 or k < 2:
             raise Error(f"RandomizedResponseDpEvent: noise_parameter={event.noise_parameter!r}, num_buckets={k!r}: "
                         "need 0 < noise_parameter <= 1 and num_buckets >= 2")

@@ -134,6 +134,15 @@ def test_pld_accountant_is_bracketed_or_exposed():
     assert abs(theirs - lo) < Fraction(1, 100) * hi  # close either way
 
 
+def test_bad_event_parameters_are_named():
+    with pytest.raises(exactdp.Error, match="GaussianDpEvent.noise_multiplier"):
+        exactdp.epsilon_at(dpa.GaussianDpEvent(float("nan")), delta="1e-5")
+    with pytest.raises(exactdp.Error, match="sampling_probability"):
+        exactdp.epsilon_at(dpa.PoissonSampledDpEvent(float("inf"), dpa.GaussianDpEvent(1.0)), delta="1e-5")
+    with pytest.raises(exactdp.Error, match="RandomizedResponseDpEvent"):
+        exactdp.epsilon_at(dpa.RandomizedResponseDpEvent(0.0, 2), delta="1e-5")
+
+
 def test_unknown_event_is_named():
     with pytest.raises(exactdp.Error, match="ZCDpEvent"):
         exactdp.epsilon_at(dpa.ZCDpEvent(0.5), delta="1e-5")
