@@ -13,10 +13,11 @@ from ._core import (Error, MechanismSpec, PrivacyLoss, PrivacyProfile, TradeOff,
                     parse_mechanism_spec, renyi_moment)
 from ._core import Session
 from .audit import audit, grid_bracket
+from .composition import delta_at, epsilon_at
 from .game import check, profile
 from .mechanism import Mechanism, canonical_name
 from . import noise, plot, testing
 
 __all__ = ["Error", "Mechanism", "MechanismSpec", "PrivacyLoss", "PrivacyProfile", "TradeOff", "audit", "canonical_name",
-           "check", "compose", "grid_bracket", "max_ratio", "noise", "parse_mechanism_spec", "profile", "plot", "renyi_moment",
+           "check", "compose", "delta_at", "epsilon_at", "grid_bracket", "max_ratio", "noise", "parse_mechanism_spec", "profile", "plot", "renyi_moment",
            "Session", "testing"]

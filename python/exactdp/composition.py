@@ -1,0 +1,238 @@
+"""exactdp.composition: one entry point for "how private is this composition?".
+
+``epsilon_at(what, times, delta=...)`` and ``delta_at(what, times, epsilon=...)`` return certified
+``(lo, hi)`` Fractions (an exact value v comes back as ``(v, v)``). ``what`` is
+
+* a mechanism SPEC string, as ``exactdp compose --mechanism`` takes it (``"gauss:sigma=1"``,
+  ``"dlaplace:epsilon=1"``, ``"rr:lambda=3/2"``, ...);
+* a pair ``(P, Q)`` of dicts outcome -> exact mass, or an ``exactdp.PrivacyLoss``;
+* a list of ``(what, times)`` for a heterogeneous composition;
+* a ``dp_accounting`` DpEvent: ``GaussianDpEvent``, ``LaplaceDpEvent``, ``RandomizedResponseDpEvent``,
+  ``PoissonSampledDpEvent`` (of a Gaussian), ``SelfComposedDpEvent`` and ``ComposedDpEvent``, nested.
+  Any other event type is refused with ``exactdp.Error`` naming it. A DpEvent's parameters are
+  Python floats; each is taken at its exact binary value (``Fraction(x)``: ``0.1`` is
+  3602879701896397/36028797018963968, not 1/10), so the answer is certified for the mechanism the
+  event describes bit for bit.
+
+Routes. Mechanism specs go to the composition planner (accounting/composition_plan.hpp), the code
+``exactdp compose`` runs, so the numbers are the ones ``exactdp compose --json`` prints. Where the
+planner has no profile (a Poisson-subsampled Gaussian, a Laplace mechanism used more than once; the
+CLI prints only a Rényi bound there), the certified grid bracket of the audit (``grid_bracket``,
+docs/audit-subsampling.md) answers. Pairs are composed exactly (``PrivacyLoss.self_compose``).
+Subsampling other mechanisms is not available from Python (``exactdp compose --sampling`` covers
+exact tables) and is refused.
+"""
+import math
+from fractions import Fraction
+
+from ._core import Error, PrivacyLoss, PrivacyProfile, parse_mechanism_spec
+from ._core import _composition_delta, _composition_epsilon
+from ._core import grid_bracket as _grid_bracket
+
+_PRECISIONS = (128, 512, 2048)
+
+
+def _exact(x, field):
+    """An exact number as text for the C++ parsers; floats and bools are refused."""
+    if isinstance(x, (float, bool)):
+        raise TypeError(f"{field}: Python floats are binary approximations; pass a Fraction, an int or a string such as '0.1'")
+    if isinstance(x, (int, Fraction, str)):
+        return str(x)
+    raise TypeError(f"{field}: expected a Fraction, an int or an exact string, not {type(x).__name__}")
+
+
+def _times(k, field="times"):
+    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+        raise Error(f"{field}: {k!r} must be a positive integer")
+    return k
+
+
+def _binary(x, field):
+    """A DpEvent float at its exact binary value; nan, inf and non-numbers are refused."""
+    if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
+        raise Error(f"{field}: {x!r} is not a finite number")
+    return Fraction(x)
+
+
+def _q(x, field="DpEvent parameter"):
+    """A DpEvent float at its exact binary value, as exact text."""
+    f = x if isinstance(x, Fraction) else _binary(x, field)
+    return f"{f.numerator}/{f.denominator}" if f.denominator != 1 else str(f.numerator)
+
+
+def _event_components(event, times, rate=None):
+    """Components (spec, times, sampling_rate) of a dp_accounting DpEvent."""
+    name = type(event).__name__
+    module = type(event).__module__ or ""
+    if not module.startswith("dp_accounting"):
+        raise Error(f"what: unsupported object of type {name}")
+    if name == "SelfComposedDpEvent":
+        return _event_components(event.event, times * _times(event.count, "SelfComposedDpEvent.count"), rate)
+    if name == "ComposedDpEvent":
+        out = []
+        for e in event.events:
+            out += _event_components(e, times, rate)
+        return out
+    if name == "PoissonSampledDpEvent":
+        if rate is not None:
+            raise Error("PoissonSampledDpEvent: nested Poisson sampling is not supported")
+        return _event_components(event.event, times, _binary(event.sampling_probability, "PoissonSampledDpEvent.sampling_probability"))
+    if name == "GaussianDpEvent":
+        return [(f"gauss:sigma={_q(event.noise_multiplier, 'GaussianDpEvent.noise_multiplier')}", times, rate)]
+    if name == "LaplaceDpEvent":
+        return [(f"laplace:b={_q(event.noise_multiplier, 'LaplaceDpEvent.noise_multiplier')}", times, rate)]
+    if name == "RandomizedResponseDpEvent":
+        # with probability p a uniform bucket of k, else the input: P(same)/P(other) = (k(1-p)+p)/p
+        p, k = _binary(event.noise_parameter, "RandomizedResponseDpEvent.noise_parameter"), event.num_buckets
+        if not 0 < p <= 1 or k < 2:
+            raise Error(f"RandomizedResponseDpEvent: noise_parameter={event.noise_parameter!r}, num_buckets={k!r}: "
+                        "need 0 < noise_parameter <= 1 and num_buckets >= 2")
+        return [(f"krr:k={k},lambda={_q((k * (1 - p) + p) / p)}", times, rate)]
+    raise Error(f"DpEvent of type {name} is not supported; supported: GaussianDpEvent, LaplaceDpEvent, "
+                "RandomizedResponseDpEvent, PoissonSampledDpEvent, SelfComposedDpEvent, ComposedDpEvent")
+
+
+def _is_pair(what):
+    return isinstance(what, PrivacyLoss) or (isinstance(what, tuple) and len(what) == 2 and
+                                             all(isinstance(x, dict) for x in what))
+
+
+def _loss(pair):
+    if isinstance(pair, PrivacyLoss):
+        return pair
+    P, Q = pair
+    outcomes = list(P) + [y for y in Q if y not in P]
+    return PrivacyLoss.from_masses([(P.get(y, 0), Q.get(y, 0)) for y in outcomes])
+
+
+def _components(what, times):
+    """A flat list of (spec string | PrivacyLoss, times, sampling_rate)."""
+    times = _times(times)
+    if isinstance(what, str):
+        return [(what, times, None)]
+    if _is_pair(what):
+        return [(_loss(what), times, None)]
+    if isinstance(what, list):
+        out = []
+        for i, item in enumerate(what):
+            if not (isinstance(item, tuple) and len(item) == 2):
+                raise Error(f"what[{i}]: expected a (what, times) tuple, got {item!r}")
+            out += _components(item[0], times * _times(item[1], f"what[{i}] times"))
+        return out
+    if isinstance(what, dict):
+        raise Error("what: a pair is a tuple (P, Q) of two dicts of exact masses")
+    return _event_components(what, times)
+
+
+def _merge(comps):
+    """Equal components merged (SelfComposed inside Composed yields repeats), order kept."""
+    out = []
+    for spec, k, rate in comps:
+        for j, (s2, k2, r2) in enumerate(out):
+            if isinstance(spec, str) and s2 == spec and r2 == rate:
+                out[j] = (s2, k2 + k, r2)
+                break
+        else:
+            out.append((spec, k, rate))
+    return out
+
+
+def _narrow(value, relative_width):
+    lo, hi = value
+    return relative_width is None or hi == math.inf or hi - lo <= Fraction(relative_width) * hi
+
+
+def _solve(what, times, delta, epsilon, sampling_rate, relative_width, max_memory):
+    want_epsilon = delta is not None
+    key = "epsilon" if want_epsilon else "delta"
+    at = _exact(delta if want_epsilon else epsilon, "delta" if want_epsilon else "epsilon")
+    if relative_width is not None:
+        _exact(relative_width, "relative_width")
+        relative_width = Fraction(relative_width)
+        if not 0 < relative_width < 1:
+            raise Error(f"relative_width: {relative_width} must lie in (0, 1)")
+    comps = _merge(_components(what, times))
+    if sampling_rate is not None:
+        rate = Fraction(_exact(sampling_rate, "sampling_rate"))
+        comps = [(s, k, rate if r is None else r * rate) for s, k, r in comps]
+    comps = [(s, k, None if r == 1 else r) for s, k, r in comps]
+
+    if any(isinstance(s, PrivacyLoss) for s, _, _ in comps):
+        if any(r is not None for _, _, r in comps):
+            raise Error("sampling_rate: Poisson subsampling of a pair is not available from Python "
+                        "(exactdp compose --pair FILE --sampling poisson:q=R)")
+        loss = PrivacyLoss.identity()
+        for s, k, _ in comps:
+            one = s if isinstance(s, PrivacyLoss) else parse_mechanism_spec(s).exact_loss()
+            if one is None:
+                raise Error(f"what: {s} has no exact tables; it cannot be composed with a pair from Python")
+            loss = loss.compose(one.self_compose(k))
+        profile = PrivacyProfile(loss)
+        for p in _PRECISIONS:
+            v = profile.least_epsilon(at, p) if want_epsilon else profile.delta_at_epsilon(at, p)
+            if _narrow(v, relative_width):
+                break
+        return {"route": "exact", "reason": "exact composition of the pairs", key: tuple(v)}
+
+    sampled = [c for c in comps if c[2] is not None]
+    if sampled:
+        if len(comps) != 1:
+            raise Error("sampling_rate: Poisson subsampling is supported for one component (a Gaussian) only")
+        spec, k, rate = comps[0]
+        if not spec.startswith("gauss:"):
+            raise Error(f"sampling_rate: Poisson subsampling of {spec} is not available from Python (a Gaussian only; "
+                        "exactdp compose --sampling poisson:q=R covers mechanisms with exact tables)")
+        return _grid(spec, k, delta, epsilon, rate, relative_width)
+
+    specs, counts = [s for s, _, _ in comps], [k for _, k, _ in comps]
+    call = _composition_epsilon if want_epsilon else _composition_delta
+    for p in _PRECISIONS:
+        try:
+            out = call(specs, counts, at, p, max_memory)
+        except Error as e:
+            # no planner profile: a single laplace used several times has the audit's grid bracket
+            if len(comps) == 1 and "no exact or certified profile" in str(e) and specs[0].startswith("laplace:"):
+                return _grid(specs[0], counts[0], delta, epsilon, None, relative_width)
+            raise
+        out[key] = tuple(out[key])
+        if _narrow(out[key], relative_width):
+            return out
+    raise Error(f"relative_width: the planner's route ({out['route']}) gives {out[key]}, wider than {relative_width}")
+
+
+def _grid(spec, k, delta, epsilon, rate, relative_width):
+    b = _grid_bracket(spec, str(k), None if delta is None else _exact(delta, "delta"),
+                      None if epsilon is None else _exact(epsilon, "epsilon"),
+                      None if rate is None else str(rate), 8,
+                      None if relative_width is None or delta is None else str(relative_width))
+    key = "epsilon" if delta is not None else "delta"
+    return {"route": "grid_bracket", "reason": "certified grid bracket (docs/audit-subsampling.md)",
+            key: tuple(b["value"]), "resolution": b["resolution"]}
+
+
+def epsilon_at(what, times=1, delta=None, sampling_rate=None, relative_width=None, explain=False,
+               max_memory=1 << 30):
+    """The least epsilon with delta(epsilon) <= ``delta`` for ``times`` uses of ``what``, certified:
+    ``(lo, hi)`` Fractions enclosing it (``(inf, inf)`` when no finite epsilon exists).
+
+    ``what``: a SPEC string, a pair, a list of ``(what, times)``, or a dp_accounting DpEvent (see the
+    module doc; DpEvent floats are taken at their exact binary values). ``delta`` is exact (Fraction,
+    int or a string such as ``"1e-5"``; floats are refused). ``sampling_rate`` Poisson-subsamples
+    (add/remove) every component (a Gaussian only). ``relative_width`` asks for hi - lo <= width * hi
+    (more working precision, or a finer grid). With ``explain=True`` the planner's record comes back:
+    ``{'route', 'reason', 'epsilon': (lo, hi), ...}``.
+    """
+    if delta is None:
+        raise TypeError("epsilon_at: delta is required")
+    out = _solve(what, times, delta, None, sampling_rate, relative_width, max_memory)
+    return out if explain else out["epsilon"]
+
+
+def delta_at(what, times=1, epsilon=None, sampling_rate=None, relative_width=None, explain=False,
+             max_memory=1 << 30):
+    """delta(``epsilon``) = the hockey-stick divergence at e^epsilon for ``times`` uses of ``what``,
+    certified: ``(lo, hi)`` Fractions. Arguments as for :func:`epsilon_at`; ``epsilon`` is exact."""
+    if epsilon is None:
+        raise TypeError("delta_at: epsilon is required")
+    out = _solve(what, times, None, epsilon, sampling_rate, relative_width, max_memory)
+    return out if explain else out["delta"]
