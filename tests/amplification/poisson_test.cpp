@@ -148,7 +148,7 @@ RC_GTEST_PROP(GridBracket, RefiningNeverWidensAndStillContainsTheClosedForm, ())
   const Rational sens = q(*rc::gen::inRange(1, 4));            // 1 .. 3
   const Rational rate = q(*rc::gen::inRange(1, 10), 10);       // 1/10 .. 9/10
   const Rational eps = q(*rc::gen::inRange(1, 11), 10);        // 1/10 .. 1
-  const unsigned n = 1u << *rc::gen::inRange(2, 5);            // 4 .. 16
+  const unsigned n = 1u << *rc::gen::inRange(2, 4);            // 4 .. 8
   const ContinuousPair pair = ContinuousPair::gaussian(sigma, sens, rate);
   GridOptions o;
   o.resolution = n;
