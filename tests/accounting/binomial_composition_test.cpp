@@ -130,5 +130,49 @@ TEST(CompositionPlan, LongRandomizedResponseTakesTheBinomialRoute) {
   EXPECT_EQ(plan_composition(two, medium).route, CompositionRoute::certified_loss);
 }
 
+/// True when the two enclosures share a point.
+bool overlaps(const Interval& a, const Interval& b) {
+  return !(a.upper_is_finite() && b.lower_is_finite() && a.upper() < b.lower()) &&
+         !(b.upper_is_finite() && a.lower_is_finite() && b.upper() < a.lower());
+}
+
+// The fast-convolution route (quasi-linear products on a grid) against the exact route (rational
+// PLD of the composed pair, an independent algorithm) at small k: its brackets of δ(ε) and of the
+// least ε must contain the exact values. Lattice losses (discrete Laplace, sensitivity 2; k-ary
+// RR) and a non-lattice exact pair's spec are covered.
+TEST(CompositionPlan, FastConvolutionRouteContainsTheExactValues) {
+  for (const char* spec : {"dlaplace:r=1/2,sensitivity=2", "krr:k=3,lambda=2", "dlaplace:r=2/3,sensitivity=3"}) {
+    for (unsigned long k : {1ul, 5ul, 12ul}) {
+      const std::vector<CompositionComponent> comps{{spec, parse_mechanism_spec(spec), std::nullopt, k, std::nullopt}};
+      PlanOptions fast_options;
+      fast_options.max_exact_atoms = 0;
+      fast_options.max_certified_atoms = 0;
+      const CompositionPlan fast_plan = plan_composition(comps, fast_options);
+      ASSERT_EQ(fast_plan.route, CompositionRoute::fast_convolution) << spec << " " << fast_plan.reason;
+      ASSERT_EQ(plan_composition(comps).route, CompositionRoute::exact) << spec;
+      const ComposedPrivacy fast(comps, fast_plan);
+      const ComposedPrivacy exact(comps, plan_composition(comps));
+      for (const Rational& eps : {q(0), q(1, 2), q(2)}) {
+        const Interval e(eps);
+        EXPECT_TRUE(overlaps(fast.delta_at_epsilon(e), exact.delta_at_epsilon(e)))
+            << spec << " k=" << k << " eps=" << to_string(eps) << ": " << fast.delta_at_epsilon(e).to_string(12) << " vs "
+            << exact.delta_at_epsilon(e).to_string(12);
+      }
+      for (const Rational& d : {q(1, 100000), q(1, 10)}) {
+        EXPECT_TRUE(overlaps(fast.least_epsilon(d), exact.least_epsilon(d)))
+            << spec << " k=" << k << " delta=" << to_string(d) << ": " << fast.least_epsilon(d).to_string(12) << " vs "
+            << exact.least_epsilon(d).to_string(12);
+      }
+    }
+  }
+}
+
+// A long composition of a lattice loss the binomial form does not cover is planned on the fast route.
+TEST(CompositionPlan, LongDiscreteLaplaceTakesTheFastRoute) {
+  const std::vector<CompositionComponent> comps{
+      {"dlaplace:r=1/2,sensitivity=2", parse_mechanism_spec("dlaplace:r=1/2,sensitivity=2"), std::nullopt, 100001, std::nullopt}};
+  EXPECT_EQ(plan_composition(comps).route, CompositionRoute::fast_convolution);
+}
+
 }  // namespace
 }  // namespace exactdp

@@ -9,6 +9,8 @@
 #include "support/exact.hpp"
 
 #include <gtest/gtest.h>
+#include <optional>
+#include <vector>
 #include <rapidcheck/gtest.h>
 
 namespace exactdp {
@@ -119,6 +121,80 @@ TEST(GridBracket, SubsampledGaussianOneStepContainsTheClosedForm) {
     EXPECT_TRUE(overlap(b.value, truth)) << b.value.to_string(10) << " vs " << truth.to_string(12);
     EXPECT_LT(b.value.upper() - b.value.lower(), Rational(1, 100));
   }
+}
+
+/// δ(ε) of one use of the Poisson-subsampled Gaussian (σ, Δ, q), add/remove, as a closed form
+/// (independent of the grid): with μ = Δ/σ the pair is N(μ,1) vs N(0,1), the loss is monotone in
+/// x, and each direction's hockey stick is a difference of normal CDFs at the threshold x*.
+Interval subsampled_gaussian_delta(const Rational& sigma, const Rational& sens, const Rational& rate,
+                                   const Rational& eps) {
+  const Interval mu(sens / sigma), qi(rate), ri(1 - rate), one(Rational(1)), half_mu2 = Interval(sens / sigma) * Interval(sens / sigma) / Interval(Rational(2));
+  const Interval lam = exp(Interval(eps));
+  const Interval xs = (log((lam - one + qi) / qi) + half_mu2) / mu;
+  Interval truth = qi * normal_cdf(mu - xs) + ri * normal_cdf(-xs) - lam * normal_cdf(-xs);
+  const Interval inv = one / lam - ri;
+  if (sgn(inv.lower()) > 0) {
+    const Interval xa = (log(inv / qi) + half_mu2) / mu;
+    truth = max(truth, normal_cdf(xa) - lam * (qi * normal_cdf(xa - mu) + ri * normal_cdf(xa)));
+  }
+  return truth;
+}
+
+// Issue 20 item 5: refining never widens the bracket. The intersection of the brackets at N and 2N
+// (what the audit and grid_epsilon_at_delta_within return) is never wider than either and still
+// contains the closed form of one subsampled Gaussian use (expected value: the closed form above).
+RC_GTEST_PROP(GridBracket, RefiningNeverWidensAndStillContainsTheClosedForm, ()) {
+  const Rational sigma = q(*rc::gen::inRange(2, 9), 4);        // 1/2 .. 2
+  const Rational sens = q(*rc::gen::inRange(1, 4));            // 1 .. 3
+  const Rational rate = q(*rc::gen::inRange(1, 10), 10);       // 1/10 .. 9/10
+  const Rational eps = q(*rc::gen::inRange(1, 11), 10);        // 1/10 .. 1
+  const unsigned n = 1u << *rc::gen::inRange(2, 4);            // 4 .. 8
+  const ContinuousPair pair = ContinuousPair::gaussian(sigma, sens, rate);
+  GridOptions o;
+  o.resolution = n;
+  const GridBracket coarse = grid_delta_at_epsilon(pair, 1, eps, o);
+  o.resolution = 2 * n;
+  const GridBracket fine = grid_delta_at_epsilon(pair, 1, eps, o);
+  const GridBracket both = intersect(coarse, fine);
+  const Rational w = both.value.upper() - both.value.lower();
+  RC_ASSERT(w <= coarse.value.upper() - coarse.value.lower());
+  RC_ASSERT(w <= fine.value.upper() - fine.value.lower());
+  const Interval truth = subsampled_gaussian_delta(sigma, sens, rate, eps);
+  RC_ASSERT(overlap(both.value, truth));
+}
+
+// The cases of issue 20: single brackets got wider at higher resolutions (σ = 1/2, q = 1/5, 3
+// uses, ε = 1; and σ = 1, Δ = 3, q = 0.7). The refinement loop's bracket must be non-increasing in
+// width and must always overlap a much finer reference bracket (same question, resolution 512).
+TEST(GridBracket, RefinementLoopIsMonotoneOnTheIssueCases) {
+  struct Case {
+    ContinuousPair pair;
+    unsigned long k;
+  };
+  const std::vector<Case> cases = {{ContinuousPair::gaussian(q(1, 2), q(1), q(1, 5)), 3},
+                                   {ContinuousPair::gaussian(q(1), q(3), q(7, 10)), 1}};
+  for (const Case& c : cases) {
+    GridOptions o;
+    o.resolution = 512;
+    const GridBracket reference = grid_delta_at_epsilon(c.pair, c.k, q(1), o);
+    std::optional<GridBracket> best;
+    Rational last_width(2);
+    for (unsigned res = 16; res <= 256; res *= 2) {
+      o.resolution = res;
+      GridBracket b = grid_delta_at_epsilon(c.pair, c.k, q(1), o);
+      if (best) b = intersect(*best, b);
+      best = b;
+      const Rational w = b.value.upper() - b.value.lower();
+      EXPECT_LE(w, last_width) << c.pair.describe() << " at resolution " << res;
+      EXPECT_TRUE(overlap(b.value, reference.value)) << b.value.to_string(10) << " vs " << reference.value.to_string(10);
+      last_width = w;
+    }
+  }
+  // k = 1: also against the closed form.
+  const Interval truth = subsampled_gaussian_delta(q(1), q(3), q(7, 10), q(1));
+  GridOptions o;
+  o.resolution = 64;
+  EXPECT_TRUE(overlap(grid_delta_at_epsilon(ContinuousPair::gaussian(q(1), q(3), q(7, 10)), 1, q(1), o).value, truth));
 }
 
 // Composition can only increase δ(ε) and subsampling at a smaller rate can only decrease it:

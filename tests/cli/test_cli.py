@@ -212,6 +212,19 @@ def test_hundred_million_fold_rr_is_answered_with_a_certified_epsilon():
     assert encloses(closed["least"][0]["epsilon"], Decimal(least.numerator).ln() - Decimal(least.denominator).ln())
 
 
+def test_long_discrete_laplace_takes_the_fast_convolution_route():
+    # Sensitivity 2: no binomial closed form; 100001 uses are too many atoms for the certified PLD,
+    # so the planner names the fast route. At 1000 uses with a 1 MiB budget the same route must
+    # bracket the exact route's least epsilon (rational PLD, an independent algorithm).
+    r = run_json("compose", "-m", "dlaplace:r=1/2,sensitivity=2", "--times", "100001", "--delta", "1e-5")
+    assert r["plan"]["route"] == "fast_convolution" and r["exact"] is False
+    exact = run_json("compose", "-m", "dlaplace:r=1/2,sensitivity=2", "-k", "1000", "--delta", "1e-5")
+    fast = run_json("compose", "-m", "dlaplace:r=1/2,sensitivity=2", "-k", "1000", "--delta", "1e-5", "--max-memory", "1")
+    assert exact["plan"]["route"] == "exact" and fast["plan"]["route"] == "fast_convolution"
+    least = Fraction(exact["least"][0]["lambda"])
+    assert encloses(fast["least"][0]["epsilon"], Decimal(least.numerator).ln() - Decimal(least.denominator).ln())
+
+
 def test_help_teaches_with_an_example():
     p = run("compose", "--help")
     assert "Example" in p.stdout and "rr:lambda" in p.stdout

@@ -183,10 +183,13 @@ void audit_grid(ClaimResult& r, const ContinuousPair& pair, const AuditOptions& 
   GridOptions g;
   g.precision = options.start;
   g.max_points = options.grid_max_points;
+  std::optional<GridBracket> best;  // the intersection of the brackets so far: never wider on refining
   for (unsigned res = options.grid_resolution_start; res <= options.grid_resolution_max; res *= 2) {
     g.resolution = res;
-    const GridBracket b = c.kind == Claim::Kind::epsilon_at_delta ? grid_epsilon_at_delta(pair, k, c.given, g)
-                                                                  : grid_delta_at_epsilon(pair, k, c.given, g);
+    GridBracket b = c.kind == Claim::Kind::epsilon_at_delta ? grid_epsilon_at_delta(pair, k, c.given, g)
+                                                            : grid_delta_at_epsilon(pair, k, c.given, g);
+    if (best) b = intersect(*best, b);
+    best = b;
     r.grid_step = b.step;
     r.grid_resolution = res;
     r.precision = g.precision;

@@ -3,6 +3,7 @@
 #include "exactdp/bounds/composition_bounds.hpp"
 #include "exactdp/bounds/optimal_composition.hpp"
 #include "exactdp/bounds/renyi_conversions.hpp"
+#include "exactdp/compose/fast_convolution.hpp"
 #include "exactdp/core/error.hpp"
 #include "exactdp/divergence/renyi.hpp"
 
@@ -149,6 +150,7 @@ std::string to_string(CompositionRoute route) {
     case CompositionRoute::exact: return "exact";
     case CompositionRoute::binomial: return "binomial";
     case CompositionRoute::certified_loss: return "certified_loss";
+    case CompositionRoute::fast_convolution: return "fast_convolution";
     case CompositionRoute::closed_form: return "closed_form";
     case CompositionRoute::grid_bracket: return "grid_bracket";
     case CompositionRoute::renyi: return "renyi";
@@ -203,13 +205,23 @@ CompositionPlan plan_composition(const std::vector<CompositionComponent>& comps,
     return plan;
   }
   if (auto bytes = certified_estimate(comps)) {
-    if (*bytes <= budget) {
+    const Integer atoms = *bytes / certified_atom_bytes;
+    const bool fast_fits = comps.size() == 1 && atoms > integer(options.max_certified_atoms);
+    if (*bytes <= budget && !fast_fits) {
       plan.route = CompositionRoute::certified_loss;
       plan.reason = with("certified privacy-loss distribution: estimated " + human_bytes(*bytes));
       return plan;
     }
     skipped += std::string(skipped.empty() ? "" : "; ") + "the certified composition was skipped (estimated " +
-               human_bytes(*bytes) + ", budget " + budget_text + ")";
+               human_bytes(*bytes) + " and " + atoms.get_str() + " atoms; budget " + budget_text + ", " +
+               std::to_string(options.max_certified_atoms) + " atoms for one component)";
+    // One finite component too long for the certified PLD: quasi-linear convolution on a grid
+    // (exact for lattice losses), certified towards each side; memory about k times one use.
+    if (comps.size() == 1) {
+      plan.route = CompositionRoute::fast_convolution;
+      plan.reason = with("fast certified convolution (compose/fast_convolution.hpp)");
+      return plan;
+    }
   }
   if (comps.size() == 1 && closed_form(comps.front())) {
     plan.route = CompositionRoute::closed_form;
@@ -285,6 +297,15 @@ ComposedPrivacy::ComposedPrivacy(const std::vector<CompositionComponent>& comps,
       }
       return;
     }
+    case CompositionRoute::fast_convolution: {
+      const CompositionComponent& c = comps.front();
+      if (comps.size() != 1) throw Error("compose", "", to_string(plan.route), "takes exactly one component");
+      fast_exact_ = c.exact_loss();
+      if (!fast_exact_) fast_certified_ = c.certified_loss(precision);
+      if (!fast_exact_ && !fast_certified_)
+        throw Error("compose", c.source, to_string(plan.route), "the component has no finite privacy-loss distribution");
+      return;
+    }
     case CompositionRoute::closed_form: return;
     case CompositionRoute::grid_bracket:
     case CompositionRoute::renyi:
@@ -292,7 +313,33 @@ ComposedPrivacy::ComposedPrivacy(const std::vector<CompositionComponent>& comps,
   }
 }
 
+namespace {
+
+FastCompositionOptions fast_options(Precision precision) {
+  FastCompositionOptions o;
+  o.precision = precision;
+  return o;
+}
+
+}  // namespace
+
 Interval ComposedPrivacy::delta_at_epsilon(const Interval& epsilon) const {
+  if (plan_.route == CompositionRoute::fast_convolution) {
+    // δ(ε) is non-increasing in ε: over the enclosure [ε₋, ε₊] it lies in [δ₋(ε₊), δ₊(ε₋)].
+    if (!epsilon.lower_is_finite() || !epsilon.upper_is_finite())
+      throw Error("compose", "epsilon", epsilon.to_string(10), "must be a finite enclosure");
+    const unsigned long k = components_.front().times;
+    const FastCompositionOptions o = fast_options(precision_);
+    auto at = [&](const Rational& e) {
+      return fast_exact_ ? fast_delta_at_epsilon(*fast_exact_, k, e, std::nullopt, o).value
+                         : fast_delta_at_epsilon(*fast_certified_, k, e, o).value;
+    };
+    const Rational lo = epsilon.lower() < 0 ? Rational(0) : epsilon.lower();
+    const Interval at_lo = at(lo);
+    if (epsilon.lower() == epsilon.upper()) return at_lo;
+    const Interval at_hi = at(std::max(lo, epsilon.upper()));
+    return Interval::hull(at_hi.lower(), at_lo.upper(), precision_);
+  }
   switch (plan_.route) {
     case CompositionRoute::exact: return profile_->delta(exp(epsilon));
     case CompositionRoute::binomial: return binomial_->delta_at_epsilon(epsilon);
@@ -321,6 +368,12 @@ Interval ComposedPrivacy::least_epsilon(const Rational& delta) const {
     }
     case CompositionRoute::binomial: return binomial_->least_epsilon(delta);
     case CompositionRoute::certified_loss: return certified_->least_epsilon(delta);
+    case CompositionRoute::fast_convolution: {
+      const unsigned long k = components_.front().times;
+      const FastCompositionOptions o = fast_options(precision_);
+      return fast_exact_ ? fast_epsilon_at_delta(*fast_exact_, k, delta, std::nullopt, o).value
+                         : fast_epsilon_at_delta(*fast_certified_, k, delta, o).value;
+    }
     default: return components_.front().spec->epsilon_at_delta(delta, components_.front().times, precision_);
   }
 }
@@ -333,6 +386,10 @@ std::string ComposedPrivacy::method() const {
              "-fold randomized response (KOV15; terms that matter summed, certified tail bound)";
     case CompositionRoute::certified_loss:
       return "privacy-loss distribution with exact likelihood ratios and certified masses";
+    case CompositionRoute::fast_convolution:
+      return "fast certified convolution of " + std::to_string(components_.front().times) +
+             " uses (grid laws bounding the privacy-loss distribution from both sides, quasi-linear products; "
+             "exact grid for lattice losses)";
     default: return "certified closed form (" + components_.front().spec->describe() + ")";
   }
 }

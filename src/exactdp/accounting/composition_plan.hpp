@@ -11,6 +11,7 @@
 /// | exact | every component has rational tables, and the composed privacy-loss distribution is estimated to fit the budget | the exact PLD: exact δ(λ), least λ, trade-off |
 /// | binomial closed form | one component, randomized response (any λ or ε, any δ) or the discrete Laplace with sensitivity 1 | certified δ(ε) and least ε in time about √k (BinomialComposition) |
 /// | certified PLD | every component is finite (exact ratios, certified masses) and the composed PLD is estimated to fit | certified δ(ε), least ε |
+/// | fast convolution | one finite component (exact pair, rr, krr, dlaplace, …, unsampled) whose certified PLD does not fit or has more than max_certified_atoms atoms | certified bracket of δ(ε) and least ε by quasi-linear convolution (compose/fast_convolution.hpp): exact grid for lattice losses (k-ary RR, discrete Laplace of any sensitivity) |
 /// | closed form | one component whose family composes in closed form (gauss: GDP; dgauss, laplace: one use) | certified δ(ε), least ε |
 /// | grid bracket | (only when asked, as the audit does) one subsampled gauss or a laplace used more than once | certified bracket (amplification/poisson.hpp), run by the audit |
 /// | Rényi conversion | otherwise | Rényi divergences add; an RDP upper bound on ε |
@@ -70,9 +71,9 @@ CompositionComponent poisson_subsampled(CompositionComponent component, const Ra
                                         const std::string& where);
 
 /// How a composition is computed (see the table in the file comment).
-enum class CompositionRoute { exact, binomial, certified_loss, closed_form, grid_bracket, renyi };
+enum class CompositionRoute { exact, binomial, certified_loss, fast_convolution, closed_form, grid_bracket, renyi };
 
-/// "exact", "binomial", "certified_loss", "closed_form", "grid_bracket", "renyi".
+/// "exact", "binomial", "certified_loss", "fast_convolution", "closed_form", "grid_bracket", "renyi".
 std::string to_string(CompositionRoute route);
 
 /// What the planner may use.
@@ -82,6 +83,9 @@ struct PlanOptions {
   /// Above this many atoms (PrivacyLoss::self_compose_size_bound) the exact route is not taken
   /// even when it fits in memory: composing that many exact atoms takes minutes. A time limit.
   std::size_t max_exact_atoms = 200000;
+  /// Above this many atoms of the composed certified PLD a single component takes the fast
+  /// convolution route instead (quasi-linear; the certified PLD's products grow quadratically).
+  std::size_t max_certified_atoms = 20000;
   /// Take the exact route whenever the tables are rational, whatever the estimate (`--force`).
   bool force_exact = false;
   /// Whether the grid-bracket route may be chosen (the audit runs it; compose does not).
@@ -143,6 +147,8 @@ private:
   std::optional<PrivacyProfile> profile_;
   std::optional<CertifiedLoss> certified_;
   std::optional<BinomialComposition> binomial_;
+  std::optional<PrivacyLoss> fast_exact_;          ///< fast_convolution: the one-use loss, if rational
+  std::optional<CertifiedLoss> fast_certified_;    ///< fast_convolution: else the certified one
 };
 
 /// Σ times_i·D_α(component i): Rényi divergences add under composition (certified); std::nullopt
@@ -187,9 +193,9 @@ std::vector<CompositionBound> renyi_conversion_bounds(const std::vector<Composit
 /// composes binomially in O(k) products (the atoms repeated squaring would build); others by
 /// CertifiedLoss::self_compose.
 ///
-/// HOOK(formulas): the quasi-linear certified convolution of divergence/ (FLINT, issue 17 item 1)
-/// replaces both branches here when it lands; the planner's size estimate for the certified route
-/// (certified_loss_bytes in composition_plan.cpp) should then follow its memory use.
+/// Compositions whose certified PLD would not fit the budget are not built here: the planner sends
+/// them to the fast-convolution route (CompositionRoute::fast_convolution, compose/fast_convolution.hpp),
+/// which brackets δ(ε) and the least ε without materialising the atoms.
 CertifiedLoss self_compose_certified(const CertifiedLoss& one, unsigned long k, Precision precision);
 
 }  // namespace exactdp

@@ -763,13 +763,42 @@ GridBracket grid_epsilon_at_delta(const ContinuousPair& pair, unsigned long k, c
   return out;
 }
 
+GridBracket intersect(const GridBracket& coarser, const GridBracket& finer) {
+  GridBracket out = finer;
+  const Interval& a = coarser.value;
+  const Interval& b = finer.value;
+  const Precision p = std::max(a.precision(), b.precision());
+  // Interval::infinity() is the point +∞: lower end not finite, upper end not finite.
+  const bool a_inf = !a.lower_is_finite() && !a.upper_is_finite();
+  const bool b_inf = !b.lower_is_finite() && !b.upper_is_finite();
+  if (a_inf || b_inf) {
+    out.value = Interval::infinity(p);
+    return out;
+  }
+  const Rational lo = std::max(a.lower(), b.lower());
+  if (!a.upper_is_finite() && !b.upper_is_finite()) {
+    out.value = Interval::at_least(lo, p);
+    return out;
+  }
+  Rational hi = !a.upper_is_finite() ? b.upper() : !b.upper_is_finite() ? a.upper() : std::min(a.upper(), b.upper());
+  // Both enclose the same number, so lo <= hi unless one of them is unsound; say so loudly.
+  if (lo > hi)
+    throw Error("grid bracket", "intersect", to_string(lo) + " > " + to_string(hi),
+                "two brackets of the same value are disjoint (a bracket is unsound)");
+  out.value = Interval::hull(lo, hi, p);
+  return out;
+}
+
 GridBracket grid_epsilon_at_delta_within(const ContinuousPair& pair, unsigned long k, const Rational& delta,
                                          const Rational& relative_width, unsigned max_resolution, GridOptions options) {
   if (sgn(relative_width) <= 0)
     throw Error("grid bracket", "relative_width", to_string(relative_width), "must be positive");
   check_options(options);
+  std::optional<GridBracket> best;
   for (;;) {
     GridBracket b = grid_epsilon_at_delta(pair, k, delta, options);
+    if (best) b = intersect(*best, b);
+    best = b;
     const Interval& v = b.value;
     if (v.lower_is_finite() && v.upper_is_finite() && v.upper() - v.lower() <= relative_width * v.upper()) return b;
     if (options.resolution * 2 > max_resolution) return b;

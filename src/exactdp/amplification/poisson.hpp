@@ -138,9 +138,18 @@ GridBracket grid_delta_at_epsilon(const ContinuousPair& pair, unsigned long k, c
 GridBracket grid_epsilon_at_delta(const ContinuousPair& pair, unsigned long k, const Rational& delta,
                                   const GridOptions& options = {});
 
+/// The intersection of two brackets of the same question (e.g. at two resolutions): both enclose
+/// the true value, so their intersection does too, and it is never wider than either. The step,
+/// points and resolution reported are @p finer's. Refinement loops (grid_epsilon_at_delta_within,
+/// the audit) return this running intersection, so a finer resolution never widens the answer
+/// (a single grid_*_at_* call at a higher resolution can be wider: its composed laws are
+/// re-gridded and truncated at different points; docs/audit-subsampling.md).
+GridBracket intersect(const GridBracket& coarser, const GridBracket& finer);
+
 /// grid_epsilon_at_delta at resolutions options.resolution, twice that, … up to @p max_resolution,
 /// stopping at the first bracket [lo, hi] with hi − lo ≤ @p relative_width · hi (the bracket of
-/// the last resolution tried otherwise; check its width). Preconditions as above, and
+/// the last resolution tried otherwise; check its width). The bracket returned is the intersection
+/// of those of every resolution tried, so raising @p max_resolution never widens it. Preconditions as above, and
 /// relative_width > 0 (exactdp::Error naming "relative_width").
 GridBracket grid_epsilon_at_delta_within(const ContinuousPair& pair, unsigned long k, const Rational& delta,
                                          const Rational& relative_width, unsigned max_resolution,
