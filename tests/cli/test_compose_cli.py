@@ -5,6 +5,7 @@ Expected values: THEOREMS.md E.7 (MP ⊗ MP, hand-derived table), E.9 F3/F4 (han
 closed form 1 − (1 − δ)^ℓ of HSV Thm 5.2; each test says which.
 """
 import json
+import math
 import os
 import subprocess
 from pathlib import Path
@@ -101,3 +102,19 @@ def test_bad_composition_spec_names_the_path(tmp_path):
     bad.write_text(json.dumps(doc))
     p = run("profile", str(bad), expect=2)
     assert "7:0" in p.stderr
+
+
+def test_the_optimal_bound_beside_a_long_composition_is_skipped_with_a_note():
+    # the exact KOV15 bound grows faster than linearly in the uses (20 000 uses took 43 s): beyond
+    # 2 000 uses it is listed as not computed, while basic composition (k·ε₀, hand-derived: 20 000 ·
+    # ln(3/2) = 8109.3021…) and advanced composition are still printed
+    out = json.loads(run("compose", "-m", "rr:lambda=3/2", "--times", "20000", "--delta", "1e-5", "--json").stdout)
+    names = {b["name"]: b for b in out["bounds"]}
+    assert "not computed beyond 2000 uses" in names["optimal composition (KOV15/MV16)"]["note"]
+    assert "delta" not in names["optimal composition (KOV15/MV16)"]
+    basic = names["basic composition (DKMMN06)"]["epsilon"]
+    assert float(basic["lo"]) <= 20000 * math.log(1.5) <= float(basic["hi"])
+    assert "advanced composition (DRV10)" in names
+    # at 2 000 uses it is still computed
+    out = json.loads(run("compose", "-m", "rr:lambda=3/2", "--times", "2000", "--delta", "1e-5", "--json").stdout)
+    assert "epsilon" in {b["name"]: b for b in out["bounds"]}["optimal composition (KOV15/MV16)"]
