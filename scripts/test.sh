@@ -30,6 +30,8 @@ if python3 -m pip --version >/dev/null 2>&1 &&
     python3 -m pip install --quiet $peer 2>/dev/null || python3 -m pip install --quiet --break-system-packages $peer 2>/dev/null ||
       echo "exactdp: could not install $peer; its audit is skipped" >&2
   done
+  # the sanitized CLI: fontconfig's process-lifetime caches (through cairo, --plot) are suppressed
+  LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0" \
   EXACTDP_BIN="$PWD/build/test/exactdp" python3 -m pytest -q -p no:cacheprovider python/tests
 else
   echo "exactdp: skipping the Python package tests: python3 lacks pip or its headers (Python.h)" >&2
