@@ -173,6 +173,23 @@ bool audit_pure(ClaimResult& r) {
   return true;
 }
 
+/// Records the certified enclosure @p t of the truth in @p r and judges the claim against it:
+/// refuted when the claim lies below the enclosure (or no finite value exists: the point +∞),
+/// holds when it lies at or above the enclosure's upper end, else undecided. Returns whether the
+/// claim is decided.
+bool judge_enclosure(ClaimResult& r, const Interval& t) {
+  if (!t.lower_is_finite()) {  // the point +∞: no finite value exists
+    r.truth = {std::nullopt, true, t};
+    r.verdict = Verdict::refuted;
+    return true;
+  }
+  r.truth = certified_value(t);
+  if (r.claim.claimed < t.lower()) r.verdict = Verdict::refuted;
+  else if (t.upper_is_finite() && r.claim.claimed >= t.upper()) r.verdict = Verdict::holds;
+  else r.verdict = Verdict::undecided;
+  return r.verdict != Verdict::undecided;
+}
+
 /// Grid brackets at higher and higher resolutions until the claim is decided.
 void audit_grid(ClaimResult& r, const ContinuousPair& pair, const AuditOptions& options) {
   const Claim& c = r.claim;
@@ -197,21 +214,7 @@ void audit_grid(ClaimResult& r, const ContinuousPair& pair, const AuditOptions& 
     r.method = "certified bracket: privacy-loss law split (upper) and merged (lower) onto grids of step " + to_string(b.step) +
                " to " + to_string(b.final_step) + " (resolution " + std::to_string(res) + ", " + std::to_string(b.points) +
                " points) for " + pair.describe() + ", " + std::to_string(k) + " uses";
-    if (!t.lower_is_finite()) {
-      r.truth = {std::nullopt, true, t};
-      r.verdict = Verdict::refuted;
-      return;
-    }
-    r.truth = certified_value(t);
-    if (c.claimed < t.lower()) {
-      r.verdict = Verdict::refuted;
-      return;
-    }
-    if (t.upper_is_finite() && c.claimed >= t.upper()) {
-      r.verdict = Verdict::holds;
-      return;
-    }
-    r.verdict = Verdict::undecided;
+    if (judge_enclosure(r, t)) return;
     if (2 * b.points > options.grid_point_budget) return;  // the next resolution would exceed the budget
   }
 }
@@ -229,24 +232,7 @@ void audit_certified(ClaimResult& r, const std::vector<CompositionComponent>& co
     r.method = law.method();
     const Interval t = c.kind == Claim::Kind::epsilon_at_delta ? law.least_epsilon(c.given) : law.delta_at_epsilon(Interval(c.given, p));
     r.precision = p;
-    if (!t.lower_is_finite()) {  // the point +∞: no finite ε exists
-      r.truth = {std::nullopt, true, t};
-      r.verdict = Verdict::refuted;
-      return;
-    }
-    r.truth = certified_value(t);
-    if (c.claimed < t.lower()) {
-      r.verdict = Verdict::refuted;
-      return;
-    }
-    if (t.upper_is_finite() && c.claimed >= t.upper()) {
-      r.verdict = Verdict::holds;
-      return;
-    }
-    if (p >= options.cap) {
-      r.verdict = Verdict::undecided;
-      return;
-    }
+    if (judge_enclosure(r, t) || p >= options.cap) return;
   }
 }
 
