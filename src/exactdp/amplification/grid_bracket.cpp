@@ -225,6 +225,25 @@ bool heavier_top(const std::vector<Atom>& atoms) {
   return top > bottom;
 }
 
+/// Of two lower laws on the same grid (both valid: any merge order is), the one with the larger
+/// Σ_j m_j (1 − e^{−jh})⁺, i.e. H_1 of its finite part — a heuristic in binary64 that only chooses.
+/// The one-use merge is done in both sweep directions and the better kept: an upward sweep fails to
+/// reach its targets in a steeply falling upper tail (the carry is rounded down by up to a bin,
+/// exactly where ε(δ) is decided for few uses), a downward sweep can fail the same way at the
+/// bottom; which matters depends on the law and the step (measured in bench/README.md).
+const GridLaw& better_lower(const GridLaw& a, const GridLaw& b) {
+  auto score = [](const GridLaw& x) {
+    const double h = step_double(x);
+    double s = 0;
+    for (std::size_t i = 0; i < x.masses.size(); ++i) {
+      const long j = x.offset + static_cast<long>(i);
+      if (j > 0) s += x.masses[i] * -std::expm1(-static_cast<double>(j) * h);
+    }
+    return s;
+  };
+  return score(b) > score(a) ? b : a;
+}
+
 /// The same law on the grid of twice the step: a point between two coarse points is split
 /// between them with its P- and Q-masses kept (upper law, fact 2), or merged with its neighbours
 /// (lower law, fact 3).
@@ -476,7 +495,7 @@ std::pair<GridLaw, GridLaw> discretise(const LossLaw& law, const Rational& h, do
   const Interval above = first.rest();
   U.infinite_mass = upper_double(above);
   atoms.push_back({hi, hi, lower_double(above), lower_double(above), true});  // above hi·h, rounded down
-  GridLaw L = merge_onto_grid(atoms, h, 0.0, heavier_top(atoms));
+  GridLaw L = better_lower(merge_onto_grid(atoms, h, 0.0, false), merge_onto_grid(atoms, h, 0.0, true));
   truncate(U, tail);
   truncate(L, tail);
   return {U, L};
@@ -543,14 +562,31 @@ std::pair<LossLaw, LossLaw> loss_laws(const ContinuousPair& pair, Precision p) {
     r.t = log(arg / Interval(q, p));
     return r;
   };
-  // cdf1 and cdf2 are evaluated at the same point one after the other: remember the last inverse
-  auto last = std::make_shared<std::optional<std::pair<Rational, Inv>>>();
-  auto inverse = [inverse_uncached, last](const Rational& l) {
-    if (*last && (*last)->first == l) return (*last)->second;
-    Inv r = inverse_uncached(l);
-    *last = std::pair{l, r};
-    return r;
+  // The first and second distributions' CDFs are evaluated at the same point one after the other
+  // (BinMasses), and both need Φ at the same arguments: remember the last point's inverse and the
+  // Φ values computed there (each is computed at most once per point).
+  struct AtPoint {
+    std::optional<Rational> l;
+    Inv v;
+    std::optional<Interval> fp, fq, sfp, sfq;
   };
+  auto memo = std::make_shared<AtPoint>();
+  auto at = [inverse_uncached, memo](const Rational& l) -> AtPoint& {
+    if (!memo->l || *memo->l != l) {
+      *memo = AtPoint{};
+      memo->l = l;
+      memo->v = inverse_uncached(l);
+    }
+    return *memo;
+  };
+  auto once = [](std::optional<Interval>& slot, auto f, const Interval& t) -> const Interval& {
+    if (!slot) slot = f(t);
+    return *slot;
+  };
+  auto fp = [=](AtPoint& m) { return once(m.fp, FP, m.v.t); };
+  auto fq = [=](AtPoint& m) { return once(m.fq, FQ, m.v.t); };
+  auto sfp = [=](AtPoint& m) { return once(m.sfp, SFP, m.v.t); };
+  auto sfq = [=](AtPoint& m) { return once(m.sfq, SFQ, m.v.t); };
   const Interval qi(q, p), ri(1 - q, p), zero(Rational(0), p), one(Rational(1), p);
   // An increasing-in-t probability F(g⁻¹(l)) (none: F(−∞) = 0; unbounded: between 0 and F(hi)),
   // and a decreasing one S(g⁻¹(l)) (none: 1; unbounded: between S(hi) and 1).
@@ -563,37 +599,37 @@ std::pair<LossLaw, LossLaw> loss_laws(const ContinuousPair& pair, Precision p) {
   LossLaw remove, add;
   // remove: ℓ = g(L), increasing in L; first distribution A = qP + (1−q)Q, second B = Q.
   remove.cdf1 = [=](const Rational& l) {
-    Inv v = inverse(l);
-    return increasing(v, v.none ? zero : qi * FP(v.t) + ri * FQ(v.t));
+    AtPoint& m = at(l);
+    return increasing(m.v, m.v.none ? zero : qi * fp(m) + ri * fq(m));
   };
   remove.sf1 = [=](const Rational& l) {
-    Inv v = inverse(l);
-    return decreasing(v, v.none ? one : qi * SFP(v.t) + ri * SFQ(v.t));
+    AtPoint& m = at(l);
+    return decreasing(m.v, m.v.none ? one : qi * sfp(m) + ri * sfq(m));
   };
   remove.cdf2 = [=](const Rational& l) {
-    Inv v = inverse(l);
-    return increasing(v, v.none ? zero : FQ(v.t));
+    AtPoint& m = at(l);
+    return increasing(m.v, m.v.none ? zero : fq(m));
   };
   remove.sf2 = [=](const Rational& l) {
-    Inv v = inverse(l);
-    return decreasing(v, v.none ? one : SFQ(v.t));
+    AtPoint& m = at(l);
+    return decreasing(m.v, m.v.none ? one : sfq(m));
   };
   // add: loss −ℓ, first distribution B = Q, second A; Pr[−g(L) <= l] = Pr[L >= g⁻¹(−l)].
   add.cdf1 = [=](const Rational& l) {
-    Inv v = inverse(-l);
-    return decreasing(v, v.none ? one : SFQ(v.t));
+    AtPoint& m = at(-l);
+    return decreasing(m.v, m.v.none ? one : sfq(m));
   };
   add.sf1 = [=](const Rational& l) {
-    Inv v = inverse(-l);
-    return increasing(v, v.none ? zero : FQ(v.t));
+    AtPoint& m = at(-l);
+    return increasing(m.v, m.v.none ? zero : fq(m));
   };
   add.cdf2 = [=](const Rational& l) {
-    Inv v = inverse(-l);
-    return decreasing(v, v.none ? one : qi * SFP(v.t) + ri * SFQ(v.t));
+    AtPoint& m = at(-l);
+    return decreasing(m.v, m.v.none ? one : qi * sfp(m) + ri * sfq(m));
   };
   add.sf2 = [=](const Rational& l) {
-    Inv v = inverse(-l);
-    return increasing(v, v.none ? zero : qi * FP(v.t) + ri * FQ(v.t));
+    AtPoint& m = at(-l);
+    return increasing(m.v, m.v.none ? zero : qi * fp(m) + ri * fq(m));
   };
   return {remove, add};
 }
