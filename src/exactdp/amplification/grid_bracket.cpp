@@ -302,11 +302,22 @@ struct LossLaw {
   std::vector<std::pair<Rational, Interval>> atoms;          // (loss, P-mass) of the point masses
 };
 
+/// x intersected with [0, 1] (a finite end outside is moved to the nearer of 0 and 1, an infinite
+/// lower end to 0 and upper end to 1; an empty result becomes the point at the upper end), on the
+/// MPFR ends directly: it runs once per bin and CDF.
 Interval clamp01(const Interval& x) {
-  Rational lo = x.lower_is_finite() ? std::max(Rational(0), std::min(Rational(1), x.lower())) : Rational(0);
-  Rational hi = x.upper_is_finite() ? std::min(Rational(1), std::max(Rational(0), x.upper())) : Rational(1);
-  if (lo > hi) lo = hi;
-  return Interval::hull(lo, hi, x.precision());
+  Interval r = x;
+  mpfr_ptr lo = &r.get()->left, hi = &r.get()->right;
+  auto clamp = [](mpfr_ptr e) {  // false for an end that is not a number (then as the old rule: 0 below, 1 above)
+    if (!mpfr_number_p(e)) return false;
+    if (mpfr_sgn(e) < 0) mpfr_set_zero(e, 1);
+    else if (mpfr_cmp_ui(e, 1) > 0) mpfr_set_ui(e, 1, MPFR_RNDN);
+    return true;
+  };
+  if (!clamp(lo)) mpfr_set_zero(lo, 1);
+  if (!clamp(hi)) mpfr_set_ui(hi, 1, MPFR_RNDN);
+  if (mpfr_cmp(lo, hi) > 0) mpfr_set(lo, hi, MPFR_RNDN);
+  return r;
 }
 
 /// Masses of consecutive bins (a, b] of one distribution: from the CDF while it is at most 1/2,
@@ -533,10 +544,12 @@ std::pair<LossLaw, LossLaw> loss_laws(const ContinuousPair& pair, Precision p) {
   const Rational mu = pair.sensitivity / pair.sigma_or_scale;
   const Rational half = mu * mu / 2;
   const Rational q = pair.q;
-  auto FP = [mu, half](const Interval& t) { return normal_cdf((t - Interval(half, t.precision())) / Interval(mu, t.precision())); };
-  auto SFP = [mu, half](const Interval& t) { return normal_cdf(-(t - Interval(half, t.precision())) / Interval(mu, t.precision())); };
-  auto FQ = [mu, half](const Interval& t) { return normal_cdf((t + Interval(half, t.precision())) / Interval(mu, t.precision())); };
-  auto SFQ = [mu, half](const Interval& t) { return normal_cdf(-(t + Interval(half, t.precision())) / Interval(mu, t.precision())); };
+  // the constants as enclosures once (the arguments t below are at precision p)
+  const Interval half_i(half, p), mu_i(mu, p);
+  auto FP = [half_i, mu_i](const Interval& t) { return normal_cdf((t - half_i) / mu_i); };
+  auto SFP = [half_i, mu_i](const Interval& t) { return normal_cdf(-(t - half_i) / mu_i); };
+  auto FQ = [half_i, mu_i](const Interval& t) { return normal_cdf((t + half_i) / mu_i); };
+  auto SFQ = [half_i, mu_i](const Interval& t) { return normal_cdf(-(t + half_i) / mu_i); };
   // g(L) = ln(q e^L + 1 − q) is the subsampled loss; g⁻¹(l) = ln((e^l − (1 − q))/q) for e^l > 1 − q.
   struct Inv {
     bool none = false;       // e^l <= 1 − q: g > l everywhere
