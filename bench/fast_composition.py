@@ -10,7 +10,7 @@ lazy initialisation are not counted). Two questions:
 * DP-SGD: the Poisson-subsampled Gaussian, sigma = 1, q = 1/100, 10 000 steps, add/remove,
   epsilon at delta = 1e-5. exactdp: a certified bracket at one resolution chosen to reach
   hi - lo <= 1e-4 * hi (`exactdp.grid_bracket(..., resolution=64, composition_factor=2,
-  tail=2^-50, relative_width=1e-4, max_resolution=64)`; the width reached is printed; a module
+  tail=2^-50, fine_bin_bits=10, relative_width=1e-4, max_resolution=64)`; the width reached is printed; a module
   without those options runs the refinement loop resolution 16 -> 32 -> 64). dp-accounting: `PLDAccountant` with
   `PoissonSampledDpEvent(0.01, GaussianDpEvent(1))` composed 10 000 times, default discretisation
   (1e-4), which is not certified.
@@ -50,13 +50,13 @@ def timed(fn, repeat):
 
 def exactdp_dpsgd(times=10000):
     # One resolution that reaches the 1e-4 target (bench/README.md): 64 points per deviation for one
-    # use, 128 for the composed laws, tails of 2^-50 per truncation (about 40 truncations: at most
-    # 4e-14 in delta). Modules without composition_factor/tail (before issue 17's last stop) run
+    # use, 128 for the composed laws, tails of 2^-50 per truncation (each widens delta by at most
+    # 2^-50), one-step bins only where 64 steps hold at least 2^-10 of the mass. Modules without composition_factor/tail (before issue 17's last stop) run
     # their refinement loop 16 -> 32 -> 64 instead.
     try:
         b = exactdp.grid_bracket("gauss:sigma=1", times=times, delta=DELTA, sampling_rate=Fraction(1, 100),
                                  resolution=64, composition_factor=2, tail=Fraction(1, 2**50),
-                                 relative_width=Fraction(1, 10**4), max_resolution=64)
+                                 fine_bin_bits=10, relative_width=Fraction(1, 10**4), max_resolution=64)
     except TypeError:
         b = exactdp.grid_bracket("gauss:sigma=1", times=times, delta=DELTA, sampling_rate=Fraction(1, 100),
                                  resolution=16, relative_width=Fraction(1, 10**4), max_resolution=64)

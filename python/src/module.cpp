@@ -293,7 +293,7 @@ NB_MODULE(_core, m) {
       "grid_bracket",
       [](const std::string& mechanism, nb::handle times, nb::handle delta, nb::handle epsilon, nb::handle sampling_rate,
          unsigned resolution, nb::handle relative_width, unsigned max_resolution, std::size_t max_points,
-         unsigned composition_factor, nb::handle tail) {
+         unsigned composition_factor, nb::handle tail, unsigned fine_bin_bits) {
         const MechanismSpec spec = parse_mechanism_spec(mechanism);
         const unsigned long k = count(times, "times");
         const Rational q = sampling_rate.is_none() ? Rational(1) : rational(sampling_rate, "sampling_rate");
@@ -307,6 +307,7 @@ NB_MODULE(_core, m) {
         o.resolution = resolution;
         o.max_points = max_points;
         o.composition_factor = composition_factor;
+        o.fine_bin_bits = fine_bin_bits;
         if (!tail.is_none()) o.tail = rational(tail, "tail");
         GridBracket b;
         {
@@ -331,13 +332,14 @@ NB_MODULE(_core, m) {
       nb::arg("mechanism"), nb::arg("times") = 1, nb::arg("delta") = nb::none(), nb::arg("epsilon") = nb::none(),
       nb::arg("sampling_rate") = nb::none(), nb::arg("resolution") = 8, nb::arg("relative_width") = nb::none(),
       nb::arg("max_resolution") = 64, nb::arg("max_points") = 200000, nb::arg("composition_factor") = 1,
-      nb::arg("tail") = nb::none(),
+      nb::arg("tail") = nb::none(), nb::arg("fine_bin_bits") = 20,
       "Certified bracket of the least ε at delta (or of δ at epsilon) for times uses of gauss (Poisson-subsampled at\n"
       "sampling_rate, add/remove) or laplace: {'value': (lo, hi), 'step', 'final_step', 'points', 'resolution'}.\n"
       "resolution is grid points per standard deviation of the privacy loss (time about linear in it); with\n"
       "relative_width the resolution doubles (up to max_resolution) until hi - lo <= width*hi. composition_factor\n"
       "(1..64): composed laws keep resolution*composition_factor points per deviation; tail (a Fraction in\n"
       "[0, 1/1000), default 10^-33): mass moved per truncation, each widening the bracket by at most that in delta\n"
+      "fine_bin_bits b: one-step bins where 64 grid steps hold P-mass >= 2^-b, wider below (fewer Phi evaluations)\n"
       "(amplification/poisson.hpp GridOptions).");
 
   m.def("_audit_json",

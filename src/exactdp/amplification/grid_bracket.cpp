@@ -401,18 +401,20 @@ std::pair<long, long> window(const LossLaw& law, const Rational& h, double tail,
 }
 
 /// Bin boundaries (grid indices) over [lo, hi]: blocks of kBlock steps, cut into bins of 1, 4,
-/// 16 or kBlock steps by the block's P-mass. Wide bins in the tails save most evaluations of the
+/// 16 or kBlock steps by the block's P-mass m (1 step for m ≥ 2^−b, 4 for m ≥ 2^−2b, 16 for
+/// m ≥ 2^−3b, b = GridOptions::fine_bin_bits). Wide bins in the tails save most evaluations of the
 /// CDFs; they cost little, because splitting and merging err to second order in the bin width
 /// and the tails carry little mass. (Any partition gives a valid bracket.)
 
-std::vector<long> bin_boundaries(const LossLaw& law, const Rational& h, long lo, long hi, Precision p) {
+std::vector<long> bin_boundaries(const LossLaw& law, const Rational& h, long lo, long hi, unsigned fine_bin_bits) {
+  const double fine = std::ldexp(1.0, -static_cast<int>(fine_bin_bits));
   BinMasses first(law.cdf1, law.sf1, law.total1);
   first.start(h * Rational(lo));
   std::vector<long> cuts{lo};
   for (long a = lo; a < hi; a += kBlock) {
     const long b = std::min(hi, a + kBlock);
     const double m = upper_double(first.next(h * Rational(b)));
-    const long width = m >= 0x1p-20 ? 1 : m >= 0x1p-40 ? 4 : m >= 0x1p-60 ? 16 : kBlock;
+    const long width = m >= fine ? 1 : m >= fine * fine ? 4 : m >= fine * fine * fine ? 16 : kBlock;
     for (long c = a + width; c < b; c += width) cuts.push_back(c);
     cuts.push_back(b);
   }
@@ -432,7 +434,8 @@ long ceil_of(const Rational& x) {
   return c.get_si();
 }
 
-std::pair<GridLaw, GridLaw> discretise(const LossLaw& law, const Rational& h, double tail, std::size_t max_points) {
+std::pair<GridLaw, GridLaw> discretise(const LossLaw& law, const Rational& h, double tail, std::size_t max_points,
+                                       unsigned fine_bin_bits) {
   const Precision p = 64;  // bin masses end as binary64 bounds (the split's cancellation costs ~log2(1/h) bits)
   // plain variables, not a structured binding: the lambdas below capture lo (C++20 allows capturing
   // a binding, clang 14 does not)
@@ -444,7 +447,7 @@ std::pair<GridLaw, GridLaw> discretise(const LossLaw& law, const Rational& h, do
     hi = std::max(hi, ceil_of(x));
   }
   check_size(static_cast<std::size_t>(hi - lo + 1), max_points);
-  const std::vector<long> cuts = bin_boundaries(law, h, lo, hi, p);
+  const std::vector<long> cuts = bin_boundaries(law, h, lo, hi, fine_bin_bits);
   GridLaw U;
   U.side = BoundSide::upper;
   U.step = h;
@@ -714,6 +717,8 @@ void check_options(const GridOptions& o) {
   if (o.max_points < 16) throw Error("grid bracket", "max_points", std::to_string(o.max_points), "must be at least 16");
   if (o.composition_factor < 1 || o.composition_factor > 64)
     throw Error("grid bracket", "composition_factor", std::to_string(o.composition_factor), "must lie in [1, 64]");
+  if (o.fine_bin_bits < 1 || o.fine_bin_bits > 340)
+    throw Error("grid bracket", "fine_bin_bits", std::to_string(o.fine_bin_bits), "must lie in [1, 340]");
   if (sgn(o.tail) < 0 || o.tail >= Rational(1, 1000))
     throw Error("grid bracket", "tail", to_string(o.tail), "must lie in [0, 1/1000)");
 }
@@ -739,11 +744,11 @@ Laws composed_laws(const ContinuousPair& pair, unsigned long k, const GridOption
     auto [remove, add] = loss_laws(pair, 64);
     for (int tries = 0;; ++tries, h *= 2) {  // coarser when the window would exceed max_points
       try {
-        auto r = discretise(remove, h, tail, o.max_points);
+        auto r = discretise(remove, h, tail, o.max_points, o.fine_bin_bits);
         if (pair.kind == ContinuousPair::Kind::laplace) {
           one = {h, {r.first, r.second, r.first, r.second}};
         } else {
-          auto a = discretise(add, h, tail, o.max_points);
+          auto a = discretise(add, h, tail, o.max_points, o.fine_bin_bits);
           one = {h, {r.first, r.second, a.first, a.second}};
         }
         break;
