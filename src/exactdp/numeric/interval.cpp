@@ -335,12 +335,6 @@ private:
   arb_t value_;
 };
 
-/// erfc on [lo, hi] by Arb's ball arithmetic (arb_hypgeom_erfc, rigorous error bounds), which is
-/// 3–60× faster than MPFR's correctly rounded mpfr_erfc at 64–128 bits, most in the tails
-/// (bench/README.md). A thin interval is evaluated as one ball; a wide one at its two ends as point
-/// balls (erfc decreases). The ball is converted back outward (arb_get_interval_mpfr rounds
-/// outward; underflow gives 0 below, the least positive number above). Returns false, leaving @p out
-/// alone, when an end is infinite or huge or Arb cannot bound the value (then MPFR is used).
 /// Whether [lo, hi] is thin enough to be evaluated as one ball: hi − lo ≤ 2^(−prec/2)·(|hi| + 1).
 /// (A ball's enclosure of a monotone function is as tight as the two ends' when the ball is thin.)
 bool thin(mpfr_srcptr lo, mpfr_srcptr hi, Precision prec) {
