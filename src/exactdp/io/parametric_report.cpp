@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <sstream>
 
 namespace exactdp {
@@ -84,7 +85,9 @@ std::string parametric_check_text(const ParametricSpec& spec, const parametric::
     os << "REFUTED for some " << x << " in " << g.range.to_string() << ": the claim λ = " << lambda.to_string(x)
        << " (δ = 0) fails exactly for " << x << " in\n";
     for (const auto& f : v.decision.failing) os << "  " << f.to_string(x) << "\n";
-    os << "and holds for every other " << x << " of the range (adaptive adversaries, horizon " << v.decision.horizon << ").\n";
+    const bool some_hold = std::find(v.decision.holds.begin(), v.decision.holds.end(), true) != v.decision.holds.end();
+    os << (some_hold ? "and holds for every other " + x + " of the range" : std::string("(the whole range)")) << " (adaptive adversaries, horizon "
+       << v.decision.horizon << ").\n";
   }
   os << "\nProof: " << v.decision.view_pairs << " distinct transcript probability pairs (P₀, P₁), " << v.decision.functions
      << " distinct functions λ·P₁ − P₀ and λ·P₀ − P₁, signs decided on " << v.decision.partition.pieces.size()

@@ -1,0 +1,85 @@
+"""`exactdp check SPEC --lambda EXPR --for-all r` (issue 19, docs/parametric.md): a pure-DP claim for
+every value of a spec's parameter.
+
+Expected values are derived by hand in each test: RR with p = r has per-answer ratio r/(1−r); the
+bundled clamped-DLap example answers RR with p = 1/(1+r), ratio 1/r per answer.
+"""
+import json
+import os
+import subprocess
+from fractions import Fraction
+from pathlib import Path
+
+EXE = os.environ.get("EXACTDP_BIN", "exactdp")
+ROOT = Path(__file__).resolve().parents[2]
+RR = ROOT / "spec" / "mechanisms" / "rr-parametric.json"
+DLAP = ROOT / "spec" / "mechanisms" / "dlap-counter-parametric.json"
+
+
+def run(*args, expect=0):
+    p = subprocess.run([EXE, *map(str, args)], capture_output=True, text=True, timeout=300)
+    assert p.returncode == expect, f"exit {p.returncode}\nstdout:\n{p.stdout}\nstderr:\n{p.stderr}"
+    return p
+
+
+def test_holds_for_every_r():
+    # three clamped-DLap answers about one bit: (1/r)^3 exactly
+    p = run("check", DLAP, "--lambda", "1/r^3", "--for-all", "r")
+    assert p.stdout.startswith("HOLDS for every r in (0, 1)")
+    assert "Cross-check: the numeric engine confirms the claim at r = 1/2." in p.stdout
+
+
+def test_refuted_with_exact_subrange_and_witness_json():
+    # 2/r² ≥ 1/r³ iff r ≥ 1/2: the claim fails exactly on (0, 1/2), open at 1/2 (equality there)
+    p = run("check", DLAP, "--lambda", "2/r^2", "--for-all", "r", "--json", expect=1)
+    r = json.loads(p.stdout)
+    assert r["verdict"] == "refuted"
+    assert r["parameter"] == "r" and r["horizon"] == 3
+    [f] = r["failing"]
+    assert f["lower"] == {"rational": "0"} and f["upper"] == {"rational": "1/2"}
+    assert not f["lower_closed"] and not f["upper_closed"]
+    w = f["witness"]
+    assert w["verdict"] == "refuted" and w["parameter_value"] == f["samples"][0]
+    # at the sample r = 1/3: λ = 18 < 27 = 1/r³, so some δ > 0 is reached
+    assert f["samples"] == ["1/3"] and w["lambda_used"] == "18"
+    assert [c["verdict"] for c in r["cross_checks"]] == ["holds"]
+
+
+def test_algebraic_endpoint():
+    # event-level RR with p = r, λ = 1 + r: fails iff r/(1−r) > 1 + r iff r² + r − 1 > 0 iff
+    # r > (√5 − 1)/2 ≈ 0.618034 (the root of r² + r − 1)
+    p = run("check", RR, "--lambda", "1+r", "--for-all", "r", "--json", expect=1)
+    [f] = json.loads(p.stdout)["failing"]
+    assert f["lower"]["polynomial"] == ["-1", "1", "1"]
+    assert f["lower"]["approx"].startswith("0.618033")
+    lo, hi = (Fraction(x) for x in f["lower"]["interval"])
+    # the interval must contain (√5 − 1)/2 ∈ (0.6180339887, 0.6180339888) and exclude 0.618 and 0.619
+    assert Fraction("0.618") < lo < Fraction("0.6180339888") and Fraction("0.6180339887") < hi < Fraction("0.619")
+    assert f["upper"] == {"rational": "1"}
+
+
+def test_bad_input_is_exit_2_naming_the_problem():
+    p = run("check", DLAP, "--lambda", "1/q", "--for-all", "r", expect=2)
+    assert "unknown name `q`" in p.stderr
+    p = run("check", DLAP, "--lambda", "1/r", "--for-all", "s", expect=2)
+    assert "the spec's parameter is `r`" in p.stderr
+    p = run("check", DLAP, "--lambda", "r", "--for-all", "r", expect=2)
+    assert "λ must be at least 1" in p.stderr
+    p = run("check", DLAP, "--lambda", "1/r^3", "--delta", "1/10", "--for-all", "r", expect=2)
+    assert "pure DP" in p.stderr
+
+
+def test_bad_table_names_file_pointer_and_value(tmp_path):
+    spec = json.loads(DLAP.read_text())
+    spec["mechanism"]["states"]["x0"]["count"][1]["p"] = "r/(1+r) + r/10"
+    f = tmp_path / "bad.json"
+    f.write_text(json.dumps(spec))
+    p = run("check", f, "--lambda", "1/r^3", "--for-all", "r", expect=2)
+    assert "bad.json" in p.stderr and "/mechanism/states/x0/count" in p.stderr
+    assert "at r = 1/2 they sum to 21/20" in p.stderr
+    p = run("lint", f, expect=2)
+    assert "sum to 1 for every r" in p.stdout
+
+
+def test_lint_clean():
+    run("lint", RR, DLAP, expect=0)
