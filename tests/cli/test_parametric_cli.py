@@ -53,8 +53,11 @@ def test_algebraic_endpoint():
     assert f["lower"]["polynomial"] == ["-1", "1", "1"]
     assert f["lower"]["approx"].startswith("0.618033")
     lo, hi = (Fraction(x) for x in f["lower"]["interval"])
-    # the interval must contain (√5 − 1)/2 ∈ (0.6180339887, 0.6180339888) and exclude 0.618 and 0.619
-    assert Fraction("0.618") < lo < Fraction("0.6180339888") and Fraction("0.6180339887") < hi < Fraction("0.619")
+    # the interval must contain (√5 − 1)/2 ∈ (0.6180339887, 0.6180339888), not the other root
+    # (−1 − √5)/2 < 0, and r² + r − 1 must change sign across it
+    assert Fraction(0) < lo < Fraction("0.6180339888") and Fraction("0.6180339887") < hi
+    q = lambda x: x * x + x - 1
+    assert q(lo) < 0 < q(hi)
     assert f["upper"] == {"rational": "1"}
 
 

@@ -135,7 +135,19 @@ std::vector<RealAlgebraic> isolate_irreducible(const Poly& q) {
     // n disjoint intervals, each with at least one root, and exactly n roots: one root each
     for (std::size_t i = 0; i + 1 < out.size() && ok; ++i)
       if (!(out[i].upper < out[i + 1].lower)) ok = false;
-    if (ok) return out;
+    if (!ok) continue;
+    // Arb's enclosures have 64-bit ends; widen each to the simplest rationals in the gaps between
+    // consecutive roots (q has no root there, so the interval still isolates its root, and the
+    // sign change is kept: q has no rational root) — shorter numbers for the reader
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      const Rational left = i > 0 ? out[i - 1].upper : out[i].lower - 1;
+      const Rational right = i + 1 < out.size() ? out[i + 1].lower : out[i].upper + 1;
+      out[i].lower = simplest_rational_between(left, out[i].lower);
+      out[i].upper = simplest_rational_between(out[i].upper, right);
+      if (q.sign_at(out[i].lower) * q.sign_at(out[i].upper) >= 0)
+        throw Error("parametric::real_roots_in", "", "", "internal: a widened isolating interval lost its sign change");
+    }
+    return out;
   }
 }
 
