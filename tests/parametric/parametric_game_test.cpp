@@ -140,6 +140,36 @@ RC_GTEST_PROP(ParametricCheck, AgreesWithTheNumericEngineAtRationalPoints, ()) {
   }
 }
 
+RC_GTEST_PROP(ParametricCheck, AgreesWithTheNumericEngineOnClampedSvt, ()) {
+  // AboveThreshold with DLap(r) noise clamped to [−1, 1], horizon 3 (bench/parametric/svt_table.py
+  // --clamp 1 --horizon 3): hidden thresholds give belief pairs over several states. λ = c/r^k
+  // with random c, k; at random rational r the parametric decision equals check_claim's
+  static const ParametricSpec spec = [] {
+    std::ifstream in(std::string(EXACTDP_SOURCE_DIR) + "/tests/parametric/svt-clamped-1.json");
+    std::stringstream buf;
+    buf << in.rdbuf();
+    return parse_parametric_spec(buf.str(), "svt-clamped-1.json");
+  }();
+  const std::string lambda = std::to_string(*rc::gen::inRange(1, 9)) + "/r^" + std::to_string(*rc::gen::inRange(2, 6));
+  const auto v = check(spec, lambda, false);
+  for (int trial = 0; trial < 4; ++trial) {
+    const Rational r = fraction(*rc::gen::inRange(1, 100), 100);
+    std::optional<bool> holds;
+    const auto& pieces = v.decision.partition.pieces;
+    for (std::size_t i = 0; i < pieces.size(); ++i) {
+      if (pieces[i].is_point()) {
+        if (pieces[i].sample == r) holds = v.decision.holds[i];
+        continue;
+      }
+      if (r > pieces[i].lower.upper && r < pieces[i].upper.lower) holds = v.decision.holds[i];
+    }
+    if (!holds) continue;
+    GameClaim claim;
+    claim.lambda = parse_rational_function(lambda, "r").evaluate(r);
+    RC_ASSERT((check_claim(spec.instantiate(r), claim).verdict == Verdict::holds) == *holds);
+  }
+}
+
 std::string validation_error(const std::string& p0, const std::string& p1, const std::string& range = R"(["0", "1"])") {
   const std::string text = R"({"format": "exactdp/1", "horizon": 1, "parameters": {"r": {"interval": )" + range + R"(}},
     "neighbours": {"type": "static", "worlds": ["x", "x'"]},

@@ -2,6 +2,7 @@
 
 #include "exactdp/core/error.hpp"
 
+#include <flint/fmpq_poly.h>
 #include <flint/fmpz_poly.h>
 #include <flint/fmpz_poly_factor.h>
 #include <flint/fmpz_poly_q.h>
@@ -93,6 +94,40 @@ RealAlgebraic rational_point(const Rational& x) {
   a.polynomial = {-Integer(x.get_num()), Integer(x.get_den())};
   a.lower = a.upper = x;
   return a;
+}
+
+/// Descartes' rule of signs on (lo, hi): an upper bound on the number of roots of @p q there
+/// (exact; 0 proves there is none). q(lo + (hi − lo)·y) has its roots of (0, 1) at the positive
+/// roots of (1 + x)^d · q₁(1/(1 + x)), i.e. of the Taylor shift by 1 of q₁ reversed.
+slong descartes_bound(const Poly& q, const Rational& lo, const Rational& hi) {
+  fmpq_poly_t f, map;
+  fmpq_poly_init(f), fmpq_poly_init(map);
+  fmpq_poly_set_fmpz_poly(f, q.get());
+  fmpq_t c;
+  fmpq_init(c);
+  fmpq_set_mpq(c, lo.get_mpq_t());
+  fmpq_poly_set_coeff_fmpq(map, 0, c);
+  const Rational width = hi - lo;
+  fmpq_set_mpq(c, width.get_mpq_t());
+  fmpq_poly_set_coeff_fmpq(map, 1, c);
+  fmpq_poly_compose(f, f, map);
+  Poly p;
+  fmpq_poly_get_numerator(p.get(), f);
+  fmpz_poly_reverse(p.get(), p.get(), q.degree() + 1);
+  fmpz_t one;
+  fmpz_init_set_ui(one, 1);
+  fmpz_poly_taylor_shift(p.get(), p.get(), one);
+  slong variations = 0;
+  int last = 0;
+  for (slong i = 0; i <= p.degree(); ++i) {
+    const int s = fmpz_sgn(p.get()->coeffs + i);
+    if (s != 0 && last != 0 && s != last) ++variations;
+    if (s != 0) last = s;
+  }
+  fmpz_clear(one);
+  fmpq_clear(c);
+  fmpq_poly_clear(f), fmpq_poly_clear(map);
+  return variations;
 }
 
 /// The real roots of an irreducible polynomial of degree ≥ 2, all of them, with isolating
@@ -231,6 +266,8 @@ std::vector<RealAlgebraic> real_roots_in(const std::vector<Integer>& polynomial,
       if (range.contains(root)) out.push_back(rational_point(root));
       continue;
     }
+    // no root in the range by Descartes' rule (exact): nothing to isolate
+    if (descartes_bound(q, range.lower, range.upper) == 0) continue;
     for (RealAlgebraic r : isolate_irreducible(q)) {
       // the range ends are rational, hence never the root: refine until each is outside the interval
       if (!root_above(r, range.lower)) continue;
