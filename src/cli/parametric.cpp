@@ -39,4 +39,12 @@ int check_for_all(const std::string& file, const std::string& parameter, const s
   return exit_code_of(v.verdict);
 }
 
+int profile_parametric(const std::string& file, unsigned horizon, bool json_output) {
+  const ParametricSpec spec = load_parametric_spec_file(file);
+  const auto ratio = parametric::worst_case_ratio_for_all(spec.game, horizon ? horizon : spec.game.horizon);
+  if (json_output) std::cout << nlohmann::ordered_json::parse(parametric_ratio_json(spec, ratio)).dump(2) << "\n";
+  else std::cout << parametric_ratio_text(spec, ratio);
+  return 0;
+}
+
 }  // namespace exactdp::cli

@@ -86,3 +86,14 @@ def test_bad_table_names_file_pointer_and_value(tmp_path):
 
 def test_lint_clean():
     run("lint", RR, DLAP, expect=0)
+
+
+def test_profile_parametric_piecewise_ratio():
+    # the clamped-DLap example: worst ratio (1/r)^3 on the whole range (by hand); RR with p = r: r/(1−r)
+    r = json.loads(run("profile", DLAP, "--parametric", "--json").stdout)
+    assert not r["infinite"]
+    [piece] = r["pieces"]
+    assert piece["ratio"] == "1/(r^3)" and piece["lower"] == {"rational": "0"} and piece["upper"] == {"rational": "1"}
+    assert piece["sample"] == "1/2" and piece["ratio_at_sample"] == "8"
+    p = run("profile", RR, "--parametric")
+    assert "r in (1/2, 1):  -r/(r-1)" in p.stdout

@@ -170,6 +170,44 @@ RC_GTEST_PROP(ParametricCheck, AgreesWithTheNumericEngineOnClampedSvt, ()) {
   }
 }
 
+RC_GTEST_PROP(PiecewiseRatio, EqualsTheNumericWorstRatioAtRationalPoints, ()) {
+  // the piecewise worst ratio evaluated at a random rational r equals the numeric engine's
+  // worst_case_ratio on the spec instantiated at r (clamped AboveThreshold, horizon 3, and RR^k)
+  static const std::vector<ParametricSpec> specs = [] {
+    std::ifstream in(std::string(EXACTDP_SOURCE_DIR) + "/tests/parametric/svt-clamped-1.json");
+    std::stringstream buf;
+    buf << in.rdbuf();
+    return std::vector<ParametricSpec>{parse_parametric_spec(buf.str(), "svt"), parse_parametric_spec(rr_static(2), "rr2")};
+  }();
+  static const std::vector<parametric::PiecewiseRatio> ratios = [] {
+    std::vector<parametric::PiecewiseRatio> out;
+    for (const auto& s : specs) out.push_back(parametric::worst_case_ratio_for_all(s.game, s.game.horizon));
+    return out;
+  }();
+  const std::size_t which = *rc::gen::inRange<std::size_t>(0, specs.size());
+  const auto& ratio = ratios[which];
+  RC_ASSERT(!ratio.infinite);
+  const Rational r = which == 0 ? fraction(*rc::gen::inRange(1, 100), 100) : fraction(*rc::gen::inRange(51, 100), 100);
+  const auto& pieces = ratio.partition.pieces;
+  std::optional<std::size_t> piece;
+  for (std::size_t k = 0; k < pieces.size(); ++k) {
+    if (pieces[k].is_point() ? pieces[k].sample == r : (r > pieces[k].lower.upper && r < pieces[k].upper.lower)) piece = k;
+  }
+  RC_PRE(piece.has_value());
+  const Rational expected = worst_case_ratio(specs[which].instantiate(r)).max().value();
+  RC_ASSERT(ratio.candidates[ratio.best[*piece]].evaluate(r) == expected);
+}
+
+TEST(PiecewiseRatio, RandomizedResponseClosedForm) {
+  // RR^k with p = r: the worst ratio is (r/(1−r))^k on the whole range (by hand)
+  for (int k = 1; k <= 3; ++k) {
+    const ParametricSpec spec = parse_parametric_spec(rr_static(k), "rr.json");
+    const auto ratio = parametric::worst_case_ratio_for_all(spec.game, spec.game.horizon);
+    const RationalFunction expected = parse_rational_function("(r/(1-r))^" + std::to_string(k), "r");
+    for (std::size_t piece = 0; piece < ratio.best.size(); ++piece) EXPECT_EQ(ratio.candidates[ratio.best[piece]], expected);
+  }
+}
+
 std::string validation_error(const std::string& p0, const std::string& p1, const std::string& range = R"(["0", "1"])") {
   const std::string text = R"({"format": "exactdp/1", "horizon": 1, "parameters": {"r": {"interval": )" + range + R"(}},
     "neighbours": {"type": "static", "worlds": ["x", "x'"]},

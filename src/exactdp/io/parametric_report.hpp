@@ -30,4 +30,11 @@ std::string parametric_check_json(const ParametricSpec& spec, const parametric::
 std::string parametric_check_text(const ParametricSpec& spec, const parametric::RationalFunction& lambda,
                                   const ParametricCheckOptions& options, const ParametricClaimVerdict& verdict);
 
+/// `exactdp profile SPEC --parametric`: the worst-case pure ratio as a piecewise rational function,
+/// consecutive pieces with the same function merged. JSON: {"spec", "parameter", "range",
+/// "horizon", "adversary", "infinite", "pieces": [{"lower": A, "upper": A, "lower_closed",
+/// "upper_closed", "ratio": "expression", "sample": "p/q", "ratio_at_sample": "p/q"}], "stats"}.
+std::string parametric_ratio_json(const ParametricSpec& spec, const parametric::PiecewiseRatio& ratio);
+std::string parametric_ratio_text(const ParametricSpec& spec, const parametric::PiecewiseRatio& ratio);
+
 }  // namespace exactdp

@@ -2,6 +2,7 @@
 
 #include "exactdp/core/error.hpp"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <unordered_set>
@@ -154,6 +155,60 @@ PureForAllResult check_pure_dp_for_all(const ParametricGame& game, const Rationa
   }
   for (auto& f : out.failing)
     if (f.samples.empty() && f.lower.is_rational()) f.samples.push_back(f.lower.lower);  // a lone rational point
+  return out;
+}
+
+PiecewiseRatio worst_case_ratio_for_all(const ParametricGame& game, unsigned horizon, const ParametricOptions& options,
+                                        std::size_t max_candidates) {
+  PiecewiseRatio out;
+  out.horizon = horizon;
+  const ViewPairs views = transcript_probabilities(game, horizon, options);
+  out.nodes = views.nodes;
+  out.view_pairs = views.pairs.size();
+  std::unordered_set<std::string> seen;
+  for (const auto& [p0, p1] : views.pairs)
+    for (const auto& [a, b] : {std::pair{&p0, &p1}, std::pair{&p1, &p0}}) {
+      if (b->is_zero()) {
+        if (!a->is_zero()) out.infinite = true;
+        continue;
+      }
+      RationalFunction ratio = *a / *b;
+      if (seen.insert(ratio.key()).second) out.candidates.push_back(std::move(ratio));
+    }
+  if (out.infinite) return out;
+  if (out.candidates.empty()) throw Error(game.name, "horizon", std::to_string(horizon), "internal: no transcript");
+  if (out.candidates.size() > max_candidates)
+    throw Error(game.name, "horizon", std::to_string(horizon),
+                std::to_string(out.candidates.size()) + " distinct ratio functions (more than " + std::to_string(max_candidates) +
+                    "): the piecewise maximum compares every pair; decide a claim with check --for-all instead");
+  // the candidates themselves (their poles are refused), then every pairwise difference
+  const std::size_t n = out.candidates.size();
+  std::vector<RationalFunction> functions = out.candidates;
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = i + 1; j < n; ++j) functions.push_back(out.candidates[i] - out.candidates[j]);
+  try {
+    out.partition = sign_partition(functions, game.range, game.parameter);
+  } catch (const Error& e) {
+    throw Error(game.name, "", e.value(),
+                "a candidate ratio is unbounded inside the range (" + e.why() +
+                    "); the piecewise worst ratio is not a continuous function there — decide claims with check --for-all");
+  }
+  // sign of R_i − R_j on piece k, from the difference with i < j
+  auto compare = [&](std::size_t i, std::size_t j, std::size_t k) {
+    if (i == j) return 0;
+    const std::size_t lo = std::min(i, j), hi = std::max(i, j);
+    const std::size_t index = n + lo * n - lo * (lo + 1) / 2 + (hi - lo - 1);
+    const int s = out.partition.signs[index][k];
+    return i < j ? s : -s;
+  };
+  for (std::size_t k = 0; k < out.partition.pieces.size(); ++k) {
+    std::size_t best = 0;
+    for (std::size_t j = 1; j < n; ++j)
+      if (compare(best, j, k) < 0) best = j;
+    // on a tie, keep the previous piece's function, so that equal neighbours merge in reports
+    if (k > 0 && compare(out.best[k - 1], best, k) == 0) best = out.best[k - 1];
+    out.best.push_back(best);
+  }
   return out;
 }
 

@@ -99,4 +99,29 @@ struct PureForAllResult {
 PureForAllResult check_pure_dp_for_all(const ParametricGame& game, const RationalFunction& lambda, unsigned horizon,
                                        const ParametricOptions& options = {});
 
+/// The worst-case pure-DP ratio as a piecewise rational function of the parameter: on each piece
+/// of the range, the largest of the candidate ratios P₀(t)/P₁(t) and P₁(t)/P₀(t) over the
+/// transcripts t (THEOREMS.md B.5 at every r), decided by the signs of their pairwise differences
+/// on a certified sign partition.
+struct PiecewiseRatio {
+  unsigned horizon = 0;
+  /// True when some transcript has probability identically 0 in one world and not in the other:
+  /// the ratio is +∞ at every r where the other world's probability is positive (all r of the
+  /// range but finitely many); `pieces` is then empty.
+  bool infinite = false;
+  std::vector<RationalFunction> candidates;  ///< the distinct ratio functions
+  SignPartition partition;                   ///< the range split where two candidates cross
+  std::vector<std::size_t> best;             ///< per piece: the index of the largest candidate there
+  std::uint64_t nodes = 0;
+  std::size_t view_pairs = 0;
+};
+
+/// Computes the piecewise worst-case ratio (see PiecewiseRatio). Throws exactdp::Error when a
+/// candidate has a pole inside the range (a view whose probability in one world vanishes at an
+/// isolated value only: the worst ratio is unbounded near it; check --for-all still decides claims
+/// there), or when there are more than @p max_candidates distinct candidates (the pairwise
+/// comparison grows quadratically).
+PiecewiseRatio worst_case_ratio_for_all(const ParametricGame& game, unsigned horizon, const ParametricOptions& options = {},
+                                        std::size_t max_candidates = 200);
+
 }  // namespace exactdp::parametric
