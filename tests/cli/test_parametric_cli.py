@@ -97,3 +97,25 @@ def test_profile_parametric_piecewise_ratio():
     assert piece["sample"] == "1/2" and piece["ratio_at_sample"] == "8"
     p = run("profile", RR, "--parametric")
     assert "r in (1/2, 1):  -r/(r-1)" in p.stdout
+
+
+def test_profile_parametric_where_the_worst_function_changes(tmp_path):
+    # message a answers RR with p = r (ratio r/(1−r)), message b RR with p = 3/4 (ratio 3): the
+    # worst ratio is 3 up to r = 3/4 (where r/(1−r) = 3) and r/(1−r) above it (by hand)
+    rows = lambda p, q: [{"p": p, "answer": "0", "next": "h"}, {"p": q, "answer": "1", "next": "h"}]
+    spec = {"format": "exactdp/1", "name": "two kinds of RR", "horizon": 1,
+            "parameters": {"r": {"interval": ["1/2", "1"], "open": True}},
+            "neighbours": {"type": "static", "worlds": ["x", "x'"]},
+            "mechanism": {"type": "table", "initial": {"x": "b0", "x'": "b1"}, "messages": ["a", "b"],
+                          "states": {"b0": {"a": rows("r", "1-r"), "b": rows("3/4", "1/4")},
+                                     "b1": {"a": rows("1-r", "r"), "b": rows("1/4", "3/4")}, "h": {}}}}
+    f = tmp_path / "two.json"
+    f.write_text(json.dumps(spec))
+    pieces = json.loads(run("profile", f, "--parametric", "--json").stdout)["pieces"]
+    assert [p["ratio"] for p in pieces] == ["3", "-r/(r-1)"]
+    assert pieces[0]["upper"] == {"rational": "3/4"} and pieces[0]["upper_closed"]
+    assert pieces[1]["lower"] == {"rational": "3/4"} and not pieces[1]["lower_closed"]
+    # and the claim λ = 3 fails exactly on (3/4, 1)
+    r = json.loads(run("check", f, "--lambda", "3", "--for-all", "r", "--json", expect=1).stdout)
+    [fail] = r["failing"]
+    assert fail["lower"] == {"rational": "3/4"} and fail["upper"] == {"rational": "1"} and not fail["lower_closed"]
