@@ -119,3 +119,8 @@ def test_profile_parametric_where_the_worst_function_changes(tmp_path):
     r = json.loads(run("check", f, "--lambda", "3", "--for-all", "r", "--json", expect=1).stdout)
     [fail] = r["failing"]
     assert fail["lower"] == {"rational": "3/4"} and fail["upper"] == {"rational": "1"} and not fail["lower_closed"]
+
+
+def test_numeric_commands_point_to_the_parametric_ones():
+    p = run("check", RR, "--lambda", "3", expect=2)
+    assert "/parameters" in p.stderr and "--for-all" in p.stderr and "--parametric" in p.stderr

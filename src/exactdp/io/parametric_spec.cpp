@@ -175,6 +175,7 @@ ParametricSpec parse_parametric_spec(std::string_view text, const std::string& s
   out.game.verifier = numeric.verifier;
   out.game.world_names = numeric.world_names;
   out.game.horizon = numeric.horizon;
+  out.game.max_horizon = numeric.max_horizon;
   out.game.messages = table->messages();
 
   // the parametric kernel, with the table's semantics (TableMechanism, THEOREMS.md A.3)

@@ -97,6 +97,9 @@ private:
 ViewPairs transcript_probabilities(const ParametricGame& game, unsigned horizon, const ParametricOptions& options) {
   if (!game.verifier) throw Error(game.name, "neighbours", "", "the game has no verifier");
   if (horizon == 0) throw Error(game.name, "horizon", "0", "the horizon must be at least 1");
+  if (game.max_horizon && horizon > *game.max_horizon)
+    throw Error(game.name, "max_horizon", std::to_string(*game.max_horizon),
+                "the spec is exact only up to this horizon; " + std::to_string(horizon) + " rounds were asked");
   return TranscriptSearch(game, horizon, options).run();
 }
 

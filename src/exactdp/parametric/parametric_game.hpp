@@ -56,6 +56,7 @@ struct ParametricGame {
   std::array<std::vector<std::pair<StateId, Rational>>, 2> initial;  ///< the worlds' initial laws
   std::array<std::string, 2> world_names{"world 0", "world 1"};
   unsigned horizon = 1;
+  std::optional<unsigned> max_horizon;  ///< as Game::max_horizon: the table is exact only up to this horizon
 };
 
 /// The distinct pairs (P₀(t), P₁(t)) over the transcripts t of the game up to @p horizon.
