@@ -93,10 +93,10 @@ def test_profile_parametric_piecewise_ratio():
     r = json.loads(run("profile", DLAP, "--parametric", "--json").stdout)
     assert not r["infinite"]
     [piece] = r["pieces"]
-    assert piece["ratio"] == "1/(r^3)" and piece["lower"] == {"rational": "0"} and piece["upper"] == {"rational": "1"}
+    assert piece["ratio"] == "1/r^3" and piece["lower"] == {"rational": "0"} and piece["upper"] == {"rational": "1"}
     assert piece["sample"] == "1/2" and piece["ratio_at_sample"] == "8"
     p = run("profile", RR, "--parametric")
-    assert "r in (1/2, 1):  -r/(r-1)" in p.stdout
+    assert "r in (1/2, 1):  r/(1-r)" in p.stdout
 
 
 def test_profile_parametric_where_the_worst_function_changes(tmp_path):
@@ -112,7 +112,7 @@ def test_profile_parametric_where_the_worst_function_changes(tmp_path):
     f = tmp_path / "two.json"
     f.write_text(json.dumps(spec))
     pieces = json.loads(run("profile", f, "--parametric", "--json").stdout)["pieces"]
-    assert [p["ratio"] for p in pieces] == ["3", "-r/(r-1)"]
+    assert [p["ratio"] for p in pieces] == ["3", "r/(1-r)"]
     assert pieces[0]["upper"] == {"rational": "3/4"} and pieces[0]["upper_closed"]
     assert pieces[1]["lower"] == {"rational": "3/4"} and not pieces[1]["lower_closed"]
     # and the claim λ = 3 fails exactly on (3/4, 1)

@@ -51,8 +51,16 @@ TEST(RationalFunction, ParserErrorsNameThePosition) {
   EXPECT_NE(message("r^1.5").find("position 4"), std::string::npos);
 }
 
+TEST(RationalFunction, PrintsLowestDegreeFirstWithAPositiveLeadingDenominatorTerm) {
+  EXPECT_EQ(parse("-r/(r-1)").to_string(), "r/(1-r)");
+  EXPECT_EQ(parse("1/r^3").to_string(), "1/r^3");
+  EXPECT_EQ(parse("2/(3*r)").to_string(), "2/(3*r)");
+  EXPECT_EQ(parse("(1-r)^2").to_string(), "1-2*r+r^2");
+  EXPECT_EQ(parse("r/2").to_string(), "r/2");
+}
+
 TEST(RationalFunction, PrintsWhatItParses) {
-  for (const char* s : {"(1-r)/(1+r)", "r^2-2*r+1", "1/r^3", "-3/(2*r+7)", "5/7"}) {
+  for (const char* s : {"(1-r)/(1+r)", "r^2-2*r+1", "1/r^3", "-3/(2*r+7)", "5/7", "-r/(r-1)", "2*r/(3*r^2)", "-r^2/(1+r)"}) {
     const RationalFunction f = parse(s);
     EXPECT_EQ(parse(f.to_string()), f) << s << " printed as " << f.to_string();
   }

@@ -126,16 +126,51 @@ Rational RationalFunction::evaluate(const Rational& r) const {
 std::vector<Integer> RationalFunction::numerator() const { return coefficients(fmpz_poly_q_numref(impl_->q)); }
 std::vector<Integer> RationalFunction::denominator() const { return coefficients(fmpz_poly_q_denref(impl_->q)); }
 
+namespace {
+
+/// Σ c_i x^i written lowest degree first ("1-2*r+r^2"), the way probabilities are usually written.
+std::string polynomial_text(const std::vector<Integer>& c, const std::string& x) {
+  std::string out;
+  for (std::size_t i = 0; i < c.size(); ++i) {
+    if (sgn(c[i]) == 0) continue;
+    Integer a = abs(c[i]);
+    const bool negative = sgn(c[i]) < 0;
+    if (!out.empty()) out += negative ? "-" : "+";
+    else if (negative) out += "-";
+    std::string term;
+    if (i == 0 || a != 1) term = a.get_str();
+    if (i > 0) term += (term.empty() ? "" : "*") + x + (i > 1 ? "^" + std::to_string(i) : "");
+    out += term;
+  }
+  return out.empty() ? "0" : out;
+}
+
+bool is_single_term(const std::vector<Integer>& c) {
+  std::size_t nonzero = 0;
+  for (const auto& a : c) nonzero += sgn(a) != 0;
+  return nonzero <= 1;
+}
+
+}  // namespace
+
 std::string RationalFunction::to_string(std::string_view variable) const {
   const std::string x(variable);
-  char* num = fmpz_poly_get_str_pretty(fmpz_poly_q_numref(impl_->q), x.c_str());
-  char* den = fmpz_poly_get_str_pretty(fmpz_poly_q_denref(impl_->q), x.c_str());
-  std::string n(num), d(den);
-  flint_free(num);
-  flint_free(den);
+  std::vector<Integer> num = numerator(), den = denominator();
+  // sign convention for reading: the denominator's lowest-degree coefficient is positive ("1-r", not "r-1")
+  for (const auto& a : den)
+    if (sgn(a) != 0) {
+      if (sgn(a) < 0) {
+        for (auto& b : num) b = -b;
+        for (auto& b : den) b = -b;
+      }
+      break;
+    }
+  const std::string n = polynomial_text(num, x), d = polynomial_text(den, x);
   if (d == "1") return n;
-  const bool simple_num = n.find_first_of("+-*^", 1) == std::string::npos;
-  const bool simple_den = d.find_first_of("+-*^", 1) == std::string::npos && d[0] != '-';
+  // "2*r/(1-r)" and "-r^2/(1+r)" read back as written (^ binds tighter than unary minus, * and /
+  // associate to the left); a denominator needs parentheses unless it is one factor ("r^3", "7")
+  const bool simple_num = is_single_term(num);
+  const bool simple_den = is_single_term(den) && d.find('*') == std::string::npos && d[0] != '-';
   return (simple_num ? n : "(" + n + ")") + "/" + (simple_den ? d : "(" + d + ")");
 }
 

@@ -200,12 +200,7 @@ std::string decimal(const Rational& x, int digits) {
 }
 
 std::string poly_text(const std::vector<Integer>& c, std::string_view variable) {
-  Poly p(c);
-  const std::string x(variable);
-  char* s = fmpz_poly_get_str_pretty(p.get(), x.c_str());
-  std::string out(s);
-  flint_free(s);
-  return out;
+  return RationalFunction::polynomial(std::vector<Rational>(c.begin(), c.end())).to_string(variable);
 }
 
 }  // namespace
