@@ -142,8 +142,12 @@ RC_GTEST_PROP(SignPartition, SignsAgreeWithExactEvaluation, ()) {
   // on every region, the sign at random rational points of the region equals the partition's sign
   const auto coeffs = *rc::gen::container<std::vector<int>>(4, rc::gen::inRange(-6, 7));
   std::vector<Rational> c(coeffs.begin(), coeffs.end());
-  const RationalFunction f = RationalFunction::polynomial(c);
-  RC_PRE(!f.is_zero());
+  const RationalFunction num = RationalFunction::polynomial(c);
+  RC_PRE(!num.is_zero());
+  // a denominator without a root in (0, 1), of either sign, possibly sharing a factor with the numerator
+  const int k = *rc::gen::inRange(1, 4);
+  const RationalFunction den = (*rc::gen::arbitrary<bool>() ? 1 : -1) * (parse("2 + r^2") * parse("r - 3").pow(k % 2));
+  const RationalFunction f = num * num.pow(k - 1) / den;  // repeated factors: even and odd multiplicities
   const auto p = sign_partition({f}, unit());
   for (int trial = 0; trial < 20; ++trial) {
     const Rational x = fraction(*rc::gen::inRange(1, 200), 200);

@@ -72,6 +72,31 @@ std::vector<Poly> irreducible_factors(const fmpz_poly_struct* p) {
   return out;
 }
 
+/// p = unit · c · Π fᵢ^eᵢ with c > 0 and the fᵢ irreducible, primitive, with positive leading
+/// coefficients; so sign p(x) = unit · Π sign fᵢ(x)^eᵢ.
+struct SignedFactorization {
+  int unit = 1;
+  std::vector<std::pair<Poly, slong>> factors;
+};
+
+SignedFactorization signed_factorization(const fmpz_poly_struct* p) {
+  SignedFactorization out;
+  fmpz_poly_factor_t fac;
+  fmpz_poly_factor_init(fac);
+  fmpz_poly_factor(fac, p);
+  out.unit = fmpz_sgn(&fac->c);
+  for (slong i = 0; i < fac->num; ++i) {
+    Poly f(fac->p + i);
+    if (fmpz_sgn(fmpz_poly_lead(f.get())) < 0) {
+      fmpz_poly_neg(f.get(), f.get());
+      if (fac->exp[i] % 2 == 1) out.unit = -out.unit;
+    }
+    out.factors.emplace_back(f, fac->exp[i]);
+  }
+  fmpz_poly_factor_clear(fac);
+  return out;
+}
+
 /// Halves the isolating interval of an irrational root, keeping the half with the sign change.
 void bisect(RealAlgebraic& a) {
   const Poly q(a.polynomial);
@@ -312,6 +337,8 @@ SignPartition sign_partition(const std::vector<RationalFunction>& functions, con
   std::map<std::string, std::size_t> factor_index;
   std::vector<Poly> factors;
   std::vector<std::vector<std::size_t>> factors_of(functions.size());
+  std::vector<std::vector<slong>> exponents_of(functions.size());
+  std::vector<int> unit_of(functions.size(), 0);
   std::map<std::string, bool> denominator_checked;
   for (std::size_t i = 0; i < functions.size(); ++i) {
     auto* q = static_cast<fmpz_poly_q_struct*>(functions[i].flint());
@@ -330,13 +357,17 @@ SignPartition sign_partition(const std::vector<RationalFunction>& functions, con
       }
     }
     if (functions[i].is_zero()) continue;
-    for (Poly& f : irreducible_factors(fmpz_poly_q_numref(q))) {
+    SignedFactorization sf = signed_factorization(fmpz_poly_q_numref(q));
+    unit_of[i] = sf.unit;
+    for (auto& [f, e] : sf.factors) {
+      if (f.degree() <= 0) continue;  // a constant factor carries no sign change (its sign is in unit)
       char* key = fmpz_poly_get_str(f.get());
       std::string k(key);
       flint_free(key);
       auto [it, fresh] = factor_index.try_emplace(k, factors.size());
       if (fresh) factors.push_back(f);
       factors_of[i].push_back(it->second);
+      exponents_of[i].push_back(e);
     }
   }
   out.distinct_factors = factors.size();
@@ -388,10 +419,28 @@ SignPartition sign_partition(const std::vector<RationalFunction>& functions, con
   }
   // the signs: exact at each region's sample; at a root ρ of factor k, 0 when k divides the
   // numerator, else the sign of a neighbouring region (f is continuous and has no root between)
+  // On an open piece: sign g = unit · sign(denominator) · Π sign fᵢ(sample)^eᵢ — each distinct
+  // factor evaluated once per piece; a denominator has no root in the range, so its sign is that
+  // at any point of the range
   out.signs.assign(functions.size(), std::vector<int>(out.pieces.size(), 0));
-  for (std::size_t i = 0; i < functions.size(); ++i) {
+  std::vector<std::vector<int>> factor_sign(factors.size(), std::vector<int>(out.pieces.size(), 0));
+  for (std::size_t f = 0; f < factors.size(); ++f)
     for (std::size_t k = 0; k < out.pieces.size(); ++k)
-      if (!piece_factor[k]) out.signs[i][k] = sgn(functions[i].evaluate(*out.pieces[k].sample));
+      if (!piece_factor[k]) factor_sign[f][k] = factors[f].sign_at(*out.pieces[k].sample);
+  std::size_t some_region = 0;
+  while (piece_factor[some_region]) ++some_region;
+  const Rational& anywhere = *out.pieces[some_region].sample;
+  for (std::size_t i = 0; i < functions.size(); ++i) {
+    if (functions[i].is_zero()) continue;  // sign 0 everywhere
+    auto* q = static_cast<fmpz_poly_q_struct*>(functions[i].flint());
+    const int den_sign = Poly(fmpz_poly_q_denref(q)).sign_at(anywhere);
+    for (std::size_t k = 0; k < out.pieces.size(); ++k) {
+      if (piece_factor[k]) continue;
+      int s = unit_of[i] * den_sign;
+      for (std::size_t j = 0; j < factors_of[i].size() && s != 0; ++j)
+        if (exponents_of[i][j] % 2 == 1) s *= factor_sign[factors_of[i][j]][k];
+      out.signs[i][k] = s;
+    }
     for (std::size_t k = 0; k < out.pieces.size(); ++k) {
       if (!piece_factor[k]) continue;
       const auto& fs = factors_of[i];
