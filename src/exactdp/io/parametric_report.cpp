@@ -93,9 +93,10 @@ std::string parametric_check_text(const ParametricSpec& spec, const parametric::
      << " distinct functions λ·P₁ − P₀ and λ·P₀ − P₁, signs decided on " << v.decision.partition.pieces.size()
      << " pieces of the range (certified real-root isolation of " << v.decision.partition.distinct_factors
      << " irreducible factors; docs/parametric.md).\n";
-  os << "Pieces:\n";
   const auto& p = v.decision.partition.pieces;
-  for (std::size_t k = 0; k < p.size(); ++k)
+  if (p.size() > 25) os << "Pieces: " << p.size() << " (listed by --json); the failing intervals above are their union where the claim fails.\n";
+  else os << "Pieces:\n";
+  for (std::size_t k = 0; k < p.size() && p.size() <= 25; ++k)
     os << "  " << p[k].to_string(x) << (p[k].sample && !p[k].is_point() ? "  (sample " + to_string(*p[k].sample) + ")" : "")
        << ": " << (v.decision.holds[k] ? "holds" : "FAILS") << "\n";
   for (std::size_t i = 0; i < v.witnesses.size(); ++i) {
