@@ -7,9 +7,6 @@
 #include <flint/fmpz_poly_factor.h>
 #include <flint/fmpz_poly_q.h>
 
-#include <acb.h>
-#include <arb.h>
-#include <arb_fmpz_poly.h>
 
 #include <algorithm>
 #include <map>
@@ -107,13 +104,6 @@ void bisect(RealAlgebraic& a) {
   else a.upper = mid;
 }
 
-/// Refines the isolating interval of an irrational root until @p x (a rational, never the root)
-/// lies outside it; returns whether the root is above x.
-bool root_above(RealAlgebraic& a, const Rational& x) {
-  while (a.lower <= x && x <= a.upper) bisect(a);
-  return a.lower > x;
-}
-
 RealAlgebraic rational_point(const Rational& x) {
   RealAlgebraic a;
   a.polynomial = {-Integer(x.get_num()), Integer(x.get_den())};
@@ -155,60 +145,38 @@ slong descartes_bound(const Poly& q, const Rational& lo, const Rational& hi) {
   return variations;
 }
 
-/// The real roots of an irreducible polynomial of degree ≥ 2, all of them, with isolating
-/// intervals verified by exact arithmetic (see the header).
-std::vector<RealAlgebraic> isolate_irreducible(const Poly& q) {
-  const slong n = fmpz_poly_num_real_roots(q.get());  // exact count (Sturm / Descartes), distinct roots
+/// The real roots of a squarefree polynomial @p q of degree ≥ 2 without rational roots (an
+/// irreducible factor) inside the open interval (lo, hi), by exact bisection with Descartes' rule
+/// of signs (the Vincent–Collins–Akritas method): an interval whose bound is 0 holds no root, one
+/// whose bound is 1 holds exactly one (Descartes' bound has the parity of the root count and
+/// bounds it), anything else is halved. Midpoints are rational, so never roots. Terminates for a
+/// squarefree q (the bound drops to 0 or 1 on short enough intervals).
+std::vector<RealAlgebraic> isolate_irreducible(const Poly& q, const Rational& lo, const Rational& hi) {
   std::vector<RealAlgebraic> out;
-  if (n == 0) return out;
-  const slong d = q.degree();
-  for (slong prec = 64;; prec *= 2) {
-    if (prec > (1 << 16)) throw Error("parametric::real_roots_in", "", "", "internal: root isolation did not converge");
-    acb_ptr roots = _acb_vec_init(d);
-    arb_fmpz_poly_complex_roots(roots, q.get(), 0, prec);
-    out.clear();
-    bool ok = true;
-    fmpz_t a, b, e;
-    fmpz_init(a), fmpz_init(b), fmpz_init(e);
-    for (slong i = 0; i < n && ok; ++i) {
-      if (!arb_is_zero(acb_imagref(roots + i))) {
-        ok = false;
-        break;
-      }
-      arb_get_interval_fmpz_2exp(a, b, e, acb_realref(roots + i));
-      Integer ia, ib;
-      fmpz_get_mpz(ia.get_mpz_t(), a);
-      fmpz_get_mpz(ib.get_mpz_t(), b);
-      const long ex = fmpz_get_si(e);
+  std::vector<std::pair<Rational, Rational>> todo{{lo, hi}};
+  while (!todo.empty()) {
+    auto [a, b] = todo.back();
+    todo.pop_back();
+    const slong v = descartes_bound(q, a, b);
+    if (v == 0) continue;
+    if (v == 1) {
       RealAlgebraic r;
       r.polynomial = q.coefficients();
-      r.lower = Rational(ia) * pow2(ex);
-      r.upper = Rational(ib) * pow2(ex);
-      // the exact check: a sign change at the rational ends (never roots: q has no rational root)
-      if (!(r.lower < r.upper) || q.sign_at(r.lower) * q.sign_at(r.upper) >= 0) ok = false;
-      else out.push_back(r);
+      r.lower = a;
+      r.upper = b;
+      // the exact check of the claim "exactly one root": a sign change at the (rational, non-root) ends
+      if (q.sign_at(a) * q.sign_at(b) >= 0)
+        throw Error("parametric::real_roots_in", "", "", "internal: an isolating interval without a sign change");
+      out.push_back(r);
+      continue;
     }
-    fmpz_clear(a), fmpz_clear(b), fmpz_clear(e);
-    _acb_vec_clear(roots, d);
-    if (!ok) continue;
-    std::sort(out.begin(), out.end(), [](const RealAlgebraic& x, const RealAlgebraic& y) { return x.lower < y.lower; });
-    // n disjoint intervals, each with at least one root, and exactly n roots: one root each
-    for (std::size_t i = 0; i + 1 < out.size() && ok; ++i)
-      if (!(out[i].upper < out[i + 1].lower)) ok = false;
-    if (!ok) continue;
-    // Arb's enclosures have 64-bit ends; widen each to the simplest rationals in the gaps between
-    // consecutive roots (q has no root there, so the interval still isolates its root, and the
-    // sign change is kept: q has no rational root) — shorter numbers for the reader
-    for (std::size_t i = 0; i < out.size(); ++i) {
-      const Rational left = i > 0 ? out[i - 1].upper : out[i].lower - 1;
-      const Rational right = i + 1 < out.size() ? out[i + 1].lower : out[i].upper + 1;
-      out[i].lower = simplest_rational_between(left, out[i].lower);
-      out[i].upper = simplest_rational_between(out[i].upper, right);
-      if (q.sign_at(out[i].lower) * q.sign_at(out[i].upper) >= 0)
-        throw Error("parametric::real_roots_in", "", "", "internal: a widened isolating interval lost its sign change");
-    }
-    return out;
+    const Rational m = (a + b) / 2;
+    if (q.sign_at(m) == 0) throw Error("parametric::real_roots_in", "", to_string(m), "internal: a rational root of an irreducible factor");
+    todo.push_back({m, b});
+    todo.push_back({a, m});
   }
+  std::sort(out.begin(), out.end(), [](const RealAlgebraic& x, const RealAlgebraic& y) { return x.lower < y.lower; });
+  return out;
 }
 
 std::string decimal(const Rational& x, int digits) {
@@ -286,13 +254,11 @@ std::vector<RealAlgebraic> real_roots_in(const std::vector<Integer>& polynomial,
       if (range.contains(root)) out.push_back(rational_point(root));
       continue;
     }
-    // no root in the range by Descartes' rule (exact): nothing to isolate
-    if (descartes_bound(q, range.lower, range.upper) == 0) continue;
-    for (RealAlgebraic r : isolate_irreducible(q)) {
-      // the range ends are rational, hence never the root: refine until each is outside the interval
-      if (!root_above(r, range.lower)) continue;
-      if (root_above(r, range.upper)) continue;
-      out.push_back(r);
+    // the range ends are rational, hence never a root of q: isolate inside the open range
+    for (RealAlgebraic& r : isolate_irreducible(q, range.lower, range.upper)) {
+      // keep the range ends outside the interval, so that every piece between has a rational inside
+      while (r.lower == range.lower || r.upper == range.upper) bisect(r);
+      out.push_back(std::move(r));
     }
   }
   // distinct factors have distinct roots: refine until the intervals are disjoint, then sort

@@ -8,10 +8,10 @@
 /// (real algebraic numbers, each given by an irreducible integer polynomial and an isolating
 /// interval with rational ends, or exactly when rational) and the open intervals between them,
 /// each with a rational sample point. On each piece every f_i has one sign, and the partition
-/// states it. Nothing is sampled: the roots are counted exactly (FLINT's Sturm count), enclosed
-/// by Arb's certified complex root finder, and every isolating interval is checked with exact
-/// rational arithmetic (a sign change of the irreducible factor at its rational ends, as many
-/// disjoint such intervals as the exact count).
+/// states it. Nothing is sampled and nothing is approximate: each irreducible factor's roots in
+/// the range are isolated by exact bisection with Descartes' rule of signs (FLINT's integer
+/// polynomials: composition with the Möbius map of the interval, Taylor shift), and every
+/// isolating interval is checked by the sign change of the factor at its rational ends.
 #pragma once
 
 #include "exactdp/numeric/rational.hpp"
