@@ -378,7 +378,7 @@ NB_MODULE(_core, m) {
         nb::gil_scoped_release release;
         return calibration_report_json(calibrate(family, target, options), digits);
       },
-      nb::arg("family"), nb::arg("epsilon"), nb::arg("delta"), nb::arg("times"), nb::arg("sampling_rate"),
+      nb::arg("family"), nb::arg("epsilon"), nb::arg("delta"), nb::arg("times"), nb::arg("sampling_rate").none(),
       nb::arg("relative_width"), nb::arg("witness") = "epsilon", nb::arg("max_levels") = CalibrationOptions{}.max_levels,
       nb::arg("digits") = 10, nb::arg("grid_resolution") = AuditOptions{}.grid_resolution_max,
       nb::arg("grid_points") = AuditOptions{}.grid_point_budget, nb::arg("max_memory") = default_memory_budget,
