@@ -138,6 +138,29 @@ TEST(Calibration, SubsampledGaussianIsWitnessedByGridBrackets) {
   EXPECT_LT(sub.hi(), full.lo());
 }
 
+// A level the planner cannot separate from the target is reported, not guessed: with grid brackets
+// held at resolution 4 (no refinement), a width of 10⁻⁶ cannot be reached for the subsampled
+// Gaussian; the search stops undecided, with both ends still witnessed and every undecided level's
+// enclosure straddling the target.
+TEST(Calibration, UnseparableLevelsEndUndecidedWithACertifiedBracket) {
+  CalibrationOptions o;
+  o.relative_width = Rational(1, 1000000);
+  o.audit.grid_resolution_start = 4;
+  o.audit.grid_resolution_max = 4;
+  const CalibrationResult r = calibrate("gauss", target(Rational(1), Rational(1, 100000), 10, Rational(1, 10)), o);
+  EXPECT_EQ(r.status, CalibrationStatus::undecided);
+  expect_witnessed(r);
+  ASSERT_FALSE(r.undecided_levels.empty());
+  for (const auto& l : r.undecided_levels) {
+    EXPECT_LE(l.evidence.truth.enclosure.lower(), Rational(1));
+    EXPECT_TRUE(!l.evidence.truth.enclosure.upper_is_finite() || l.evidence.truth.enclosure.upper() > 1);
+    EXPECT_GT(l.value, r.lo());
+    EXPECT_LT(l.value, r.hi());
+  }
+  EXPECT_GT(r.width(), Rational(1, 1000000));
+  EXPECT_EQ(calibration_exit_code(r), exit_code::undecided);
+}
+
 // Randomized response with δ fixed in the template: RR_{ε₀,δ₀} k times can never reach a target
 // δ below... the target δ = δ₀/2 is met by no λ when k = 1 (δ(ε) ≥ δ₀ for every ε).
 TEST(Calibration, UnreachableTargetIsReportedNotGuessed) {
