@@ -15,7 +15,8 @@ row's ``calibration`` entry
   which the monotonicity of docs/calibration.md rules out; None when not decided.
 
 The brackets come from the Python module, or from ``exactdp calibrate --json`` when ``exactdp_bin``
-is given, at ``relative_width`` (default 1/1000).
+is given, at ``relative_width`` — by default 10^-6 without sampling (closed-form levels, a fraction of a
+second) and 1/1000 with it (grid brackets at each level: seconds to minutes).
 """
 import json
 import subprocess
@@ -43,7 +44,7 @@ def _bracket(cal, exactdp_bin, relative_width):
     return r["status"], ((r["lo"], r["hi"]) if "lo" in r else None)
 
 
-def add_ratios(rows, exactdp_bin=None, relative_width="1/1000", log=None):
+def add_ratios(rows, exactdp_bin=None, relative_width=None, log=None):
     """Adds exactdp's bracket and the ratio to every row with a ``calibration`` entry (in place)."""
     cache = {}
     for row in rows:
@@ -54,7 +55,8 @@ def add_ratios(rows, exactdp_bin=None, relative_width="1/1000", log=None):
         if key not in cache:
             if log:
                 log(f"calibration: exactdp's bracket for {key}")
-            cache[key] = _bracket(cal, exactdp_bin, relative_width)
+            width = relative_width or ("1/1000" if cal.get("sampling_rate") else "1/1000000")
+            cache[key] = _bracket(cal, exactdp_bin, width)
         status, bracket = cache[key]
         cal = dict(cal)
         cal["exactdp_status"] = status
@@ -64,6 +66,7 @@ def add_ratios(rows, exactdp_bin=None, relative_width="1/1000", log=None):
             cal["exactdp_bracket"] = [str(lo), str(hi)]
             cal["ratio"] = [str(sigma / hi), str(sigma / lo)]
             cal["ratio_float"] = [float(sigma / hi), float(sigma / lo)]
+            cal["exactdp_bracket_float"] = [float(lo), float(hi)]
             verdict = row.get("exactdp_verdict", row.get("verdict"))
             if verdict == "sound":
                 cal["consistent"] = sigma > lo
@@ -91,9 +94,9 @@ def table(rows):
         if c.get("sampling_rate"):
             scen += f", q={float(Fraction(c['sampling_rate']))}"
         br = c.get("exactdp_bracket")
-        br_text = f"[{float(Fraction(br[0])):.7g}, {float(Fraction(br[1])):.7g}]" if br else c.get("exactdp_status", "")
+        br_text = f"[{float(Fraction(br[0])):.10g}, {float(Fraction(br[1])):.10g}]" if br else c.get("exactdp_status", "")
         rf = c.get("ratio_float")
-        ratio = f"[{rf[0]:.6f}, {rf[1]:.6f}]" if rf else ""
+        ratio = f"[{rf[0]:.7f}, {rf[1]:.7f}]" if rf else ""
         truth = x.get("truth")
         if isinstance(truth, tuple):
             truth = f"[{float(truth[0]):.7g}, {float(truth[1]):.7g}]"
