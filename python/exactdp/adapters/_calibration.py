@@ -24,15 +24,26 @@ def scenario_id(eps, delta, q, k):
     return f"eps={eps}/delta={delta}" + ("" if q == 1.0 else f"/q={q}") + f"/k={k}"
 
 
-def record(cid, sigma, scenario, accountant, *, package, path, guarantee, call, documented_error=None):
-    """The claim record of a returned sigma (None when the accountant returned nothing usable)."""
+# the Laplace mechanism (dp-accounting's LaplaceDpEvent; exactdp "laplace:b=B"): (eps, delta, steps);
+# delta = 0 asks for pure DP, where the least b is k/eps exactly
+LAPLACE_SCENARIOS = {
+    "ci": ((1.0, 0.0, 1),),
+    "small": ((1.0, 0.0, 1), (1.0, 1e-5, 1), (1.0, 0.0, 10)),
+    "full": ((1.0, 0.0, 1), (1.0, 1e-5, 1), (1.0, 0.0, 10), (0.5, 1e-5, 1)),
+}
+
+
+def record(cid, sigma, scenario, accountant, *, package, path, guarantee, call, documented_error=None,
+           family="gauss", parameter="sigma"):
+    """The claim record of a returned noise parameter ``sigma`` (sigma of "gauss", b of "laplace"),
+    or None when the accountant returned nothing usable."""
     eps, delta, q, k = scenario
     if sigma is None:
         return None
     sigma = float(sigma)
     if not sigma > 0 or sigma != sigma or sigma == float("inf"):
         return None
-    rec = C.epsilon_claim(cid, f"gauss:sigma={C.exact(sigma)}", k, delta, eps, accountant,
+    rec = C.epsilon_claim(cid, f"{family}:{parameter}={C.exact(sigma)}", k, delta, eps, accountant,
                           sampling=None if q == 1.0 else q, package=package, path=path, guarantee=guarantee, call=call,
                           documented_error=documented_error,
                           comment="calibration: is the returned sigma enough for the target?")
@@ -40,9 +51,9 @@ def record(cid, sigma, scenario, accountant, *, package, path, guarantee, call, 
     # the reproducer's text: it recomputes sigma with the accountant alone and judges the target
     # epsilon (value) for the mechanism with the sigma recorded here
     rec["call"] = (call.rsplit("value = ", 1)[0] + f"sigma = {call.rsplit('value = ', 1)[1].strip()}\n"
-                   f"print('returned sigma:', repr(float(sigma)), '(recorded: {sigma!r})')\n"
+                   f"print('returned {parameter}:', repr(float(sigma)), '(recorded: {sigma!r})')\n"
                    f"value = {eps!r}  # the target epsilon, which the returned sigma must meet\n")
-    rec["calibration"] = {"family": "gauss", "parameter": "sigma", "returned": C.exact(sigma),
+    rec["calibration"] = {"family": family, "parameter": parameter, "returned": C.exact(sigma),
                           "target_epsilon": C.exact(eps), "target_delta": C.exact(delta), "times": int(k),
                           "sampling_rate": None if q == 1.0 else C.exact(q)}
     return rec
