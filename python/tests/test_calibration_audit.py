@@ -37,7 +37,7 @@ def run(name, module):
         assert r["path"] and r["guarantee"] in ("bound", "estimate") and r["package"] == adapter.PACKAGE
         cal = r["calibration"]
         assert isinstance(r["raw"], float) and Fraction(cal["returned"]) == Fraction(r["raw"])
-        assert r["mechanism"] == f"gauss:sigma={cal['returned']}"
+        assert r["mechanism"] == f"{cal['family']}:{cal['parameter']}={cal['returned']}"
         assert r["claimed"] == Fraction(cal["target_epsilon"])
         assert cal["exactdp_status"] == "bracketed"
         lo, hi = (Fraction(x) for x in cal["exactdp_bracket"])
@@ -52,6 +52,14 @@ def test_dp_accounting_calibration():
     assert all(r["verdict"] != "unsound" for r in rows)
     rdp = [r for r in rows if "RdpAccountant" in r["path"]]
     assert rdp and all(r["calibration"]["ratio_float"][0] > 1 for r in rdp)
+    # the Laplace mechanism at pure eps = 1: the least b is 1 exactly (closed form), inside exactdp's bracket
+    pure = [r for r in rows if r["calibration"]["family"] == "laplace" and r["delta"] == "0"]
+    assert pure
+    for r in pure:
+        lo, hi = (Fraction(x) for x in r["calibration"]["exactdp_bracket"])
+        assert lo < 1 <= hi
+        # a b at or above 1 is exactly 1/b-DP (sound), below 1 unsound: decided exactly
+        assert r["exactdp_verdict"] == ("sound" if Fraction(r["calibration"]["returned"]) >= 1 else "unsound")
 
 
 def test_opacus_calibration():
