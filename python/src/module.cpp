@@ -7,9 +7,11 @@
 #include "exactdp/divergence/privacy_loss.hpp"
 #include "exactdp/divergence/renyi.hpp"
 #include "exactdp/divergence/tradeoff.hpp"
+#include "exactdp/accounting/calibration.hpp"
 #include "exactdp/accounting/claim_check.hpp"
 #include "exactdp/accounting/composition_plan.hpp"
 #include "exactdp/accounting/verdict.hpp"
+#include "exactdp/io/calibration_report.hpp"
 #include "exactdp/io/check_report.hpp"
 #include "exactdp/io/claims.hpp"
 #include "exactdp/accounting/mechanism_spec.hpp"
@@ -361,6 +363,36 @@ NB_MODULE(_core, m) {
         nb::arg("grid_points") = AuditOptions{}.grid_point_budget, nb::arg("max_memory") = default_memory_budget,
         "The report of `exactdp audit --json` for claims text (exactdp-claims/1); max_memory is the composition\n"
         "planner's budget in bytes (accounting/composition_plan.hpp).");
+
+  // Calibration (accounting/calibration.hpp), as `exactdp calibrate --json`.
+  m.def(
+      "_calibrate_json",
+      [](const std::string& family, nb::handle epsilon, nb::handle delta, nb::handle times, nb::handle sampling_rate,
+         nb::handle relative_width, const std::string& witness, unsigned max_levels, int digits, unsigned grid_resolution,
+         std::size_t grid_points, std::uint64_t max_memory) {
+        CalibrationTarget target;
+        target.epsilon = read_epsilon(to_string(rational(epsilon, "epsilon")), "epsilon", 100000);
+        target.delta = read_delta(to_string(rational(delta, "delta")), "delta");
+        target.times = count(times, "times");
+        if (!sampling_rate.is_none()) target.sampling_rate = rational(sampling_rate, "sampling_rate");
+        CalibrationOptions options;
+        options.relative_width = rational(relative_width, "relative_width");
+        if (witness != "epsilon" && witness != "delta") throw Error("calibrate", "witness", witness, "expected epsilon or delta");
+        options.witness = witness == "delta" ? CalibrationWitness::delta : CalibrationWitness::epsilon;
+        options.max_levels = max_levels;
+        if (grid_resolution < options.audit.grid_resolution_start)
+          throw Error("calibrate", "grid_resolution", std::to_string(grid_resolution), "must be at least 4");
+        options.audit.grid_resolution_max = grid_resolution;
+        options.audit.grid_point_budget = grid_points;
+        options.audit.plan.memory_budget = max_memory;
+        nb::gil_scoped_release release;
+        return calibration_report_json(calibrate(family, target, options), digits);
+      },
+      nb::arg("family"), nb::arg("epsilon"), nb::arg("delta"), nb::arg("times"), nb::arg("sampling_rate").none(),
+      nb::arg("relative_width"), nb::arg("witness") = "epsilon", nb::arg("max_levels") = CalibrationOptions{}.max_levels,
+      nb::arg("digits") = 10, nb::arg("grid_resolution") = AuditOptions{}.grid_resolution_max,
+      nb::arg("grid_points") = AuditOptions{}.grid_point_budget, nb::arg("max_memory") = default_memory_budget,
+      "The report of `exactdp calibrate --json` (docs/calibration.md) as JSON text.");
 
   // The composition planner (accounting/composition_plan.hpp), as `exactdp compose`: the route is
   // chosen under one memory budget, and the answer is certified.

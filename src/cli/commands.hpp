@@ -55,6 +55,8 @@ std::function<int()> add_lint(CLI::App& app);
 std::function<int()> add_run(CLI::App& app);
 /// Registers `exactdp simulate` (randomized-response simulators, reduce/).
 std::function<int()> add_simulate(CLI::App& app);
+/// Registers `exactdp calibrate` (the least noise meeting a target; calibrate.cpp).
+std::function<int()> add_calibrate(CLI::App& app);
 /// Registers `exactdp check-composite` (the HSV §6 conditions on a composite mechanism, reduce/).
 std::function<int()> add_check_composite(CLI::App& app);
 
