@@ -62,6 +62,7 @@
 /// Both directions of the pair are bounded separately and combined by max.
 #pragma once
 
+#include "exactdp/divergence/direction.hpp"
 #include "exactdp/divergence/privacy_loss.hpp"
 #include "exactdp/numeric/interval.hpp"
 #include "exactdp/numeric/rational.hpp"
@@ -115,6 +116,9 @@ struct GridOptions {
   /// coarser step first (a looser bracket, never an invalid one).
   std::size_t max_points = 200000;
   Precision precision = 128;  ///< MPFI precision of the bin masses' final evaluations
+  /// Which divergence is bracketed (divergence/direction.hpp): remove H(A^k‖B^k), add H(B^k‖A^k),
+  /// or both (their maximum, the default).
+  NeighbourDirection direction = NeighbourDirection::both;
 };
 
 /// A certified bracket with the grid that produced it.
