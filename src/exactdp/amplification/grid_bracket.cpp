@@ -728,7 +728,13 @@ Interval step_of(const GridLaw& a, Precision p) { return Interval(a.step, p); }
 
 GridBracket grid_delta_at_epsilon(const ContinuousPair& pair, unsigned long k, const Rational& epsilon,
                                   const GridOptions& options) {
-  if (sgn(epsilon) < 0) throw Error("grid bracket", "epsilon", to_string(epsilon), "must be non-negative");
+  if (sgn(epsilon) < 0) {  // H_λ(A‖B) = 1 − λ + λ·H_{1/λ}(B‖A) (divergence/direction.hpp)
+    GridOptions reverse = options;
+    reverse.direction = reversed(options.direction);
+    GridBracket b = grid_delta_at_epsilon(pair, k, -epsilon, reverse);
+    b.value = delta_from_reversed(exp(Interval(epsilon, options.precision)), b.value);
+    return b;
+  }
   const Laws l = composed_laws(pair, k, options);
   const Precision p = options.precision;
   const bool remove = options.direction != NeighbourDirection::add, add = options.direction != NeighbourDirection::remove;

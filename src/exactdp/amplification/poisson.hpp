@@ -131,7 +131,8 @@ struct GridBracket {
 };
 
 /// δ(ε) = max(H_{e^ε}(A^k‖B^k), H_{e^ε}(B^k‖A^k)) of k uses of @p pair, bracketed (see the file
-/// comment). Preconditions: k ≥ 1, ε ≥ 0, resolution ≥ 1, max_points ≥ 16 (exactdp::Error naming
+/// comment); ε < 0 through the reversed direction at −ε (divergence/direction.hpp). Preconditions:
+/// k ≥ 1, resolution ≥ 1, max_points ≥ 16 (exactdp::Error naming
 /// "times", "epsilon", "resolution", "max_points").
 GridBracket grid_delta_at_epsilon(const ContinuousPair& pair, unsigned long k, const Rational& epsilon,
                                   const GridOptions& options = {});
