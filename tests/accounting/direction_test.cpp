@@ -123,6 +123,7 @@ RC_GTEST_PROP(Direction, LeastEpsilonPerDirection, ()) {
   // the least λ of one direction on the certified route against the exact curve's
   const PrivacyLoss loss = loss_of(*weight_table(4, 4));
   const Rational delta_target = *small_rational(1);
+  RC_PRE(delta_target <= 1);
   const D d = *direction();
   const PrivacyProfile profile(loss);
   const ExtendedRational l = least_lambda(profile, delta_target, d);
