@@ -132,9 +132,10 @@ RC_GTEST_PROP(Direction, LeastEpsilonPerDirection, ()) {
     RC_ASSERT(!eps.lower_is_finite());
   } else {
     RC_ASSERT(delta(profile, l.value(), d) <= delta_target);
+    // the certified enclosure may be open above when the catastrophic mass ties δ (undecided)
     const Interval expected = l.value() == 1 ? Interval::zero(128) : log(Interval(l.value(), 128));
     RC_ASSERT(eps.lower() <= expected.upper());
-    RC_ASSERT(expected.lower() <= eps.upper());
+    if (eps.upper_is_finite()) RC_ASSERT(expected.lower() <= eps.upper());
   }
 }
 

@@ -100,3 +100,33 @@ def test_replace_and_unknown_directions_are_refused():
     p = run("compose", "-m", "rr:lambda=3", "--direction", "sideways", expect=2)
     assert "sideways" in p.stderr
     run("compose", "-m", "rr:lambda=3", "--lambda", "0", expect=2)
+
+
+def audit(tmp_path, claims, expect):
+    f = tmp_path / "claims.json"
+    f.write_text(json.dumps({"format": "exactdp-claims/1", "claims": claims}))
+    p = subprocess.run([EXE, "audit", str(f), "--json"], capture_output=True, text=True, timeout=300)
+    assert p.returncode == expect, p.stderr
+    return {r["id"]: r for r in json.loads(p.stdout)["results"]}
+
+
+def test_audit_checks_one_direction(tmp_path):
+    # true least ε at δ = 1/10: add ln(13/10) = 0.26236, remove ln(8/5) = 0.47000, both the max
+    base = {"mechanism": "rr:lambda=3", "sampling": "poisson:q=1/2", "delta": "1/10", "claimed_epsilon": "0.27"}
+    r = audit(tmp_path, [dict(base, id="add", direction="add"), dict(base, id="both"),
+                         dict(base, id="remove", direction="remove")], expect=1)
+    assert r["add"]["verdict"] == "sound" and r["add"]["direction"] == "add"
+    assert r["both"]["verdict"] == "unsound" and "direction" not in r["both"]
+    assert r["remove"]["verdict"] == "unsound"
+    # δ at ε = 0 in the add direction: (3/4 − 1/2) = 1/4 exactly
+    r = audit(tmp_path, [{"id": "d", "mechanism": "rr:lambda=3", "sampling": "poisson:q=1/2", "epsilon": "0",
+                          "claimed_delta": "1/4", "direction": "add"}], expect=0)
+    assert r["d"]["verdict"] == "sound"
+
+
+def test_audit_refuses_an_unknown_direction(tmp_path):
+    f = tmp_path / "claims.json"
+    f.write_text(json.dumps({"format": "exactdp-claims/1", "claims": [
+        {"id": "x", "mechanism": "rr:lambda=3", "delta": "0", "claimed_epsilon": "2", "direction": "replace"}]}))
+    p = subprocess.run([EXE, "audit", str(f)], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 2 and "/claims/0/direction" in p.stderr
