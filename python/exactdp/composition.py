@@ -22,6 +22,12 @@ docs/audit-subsampling.md) answers. Pairs, and mechanisms with exact tables unde
 (their add/remove subsampled pair, amplification/poisson.hpp; the base pair must be symmetric), go
 through the same planner as ``exactdp compose --pair FILE --sampling poisson:q=R``: the composed
 size is estimated under ``max_memory`` and the route chosen (or the question refused) as for specs.
+
+Directions. ``direction="both"`` (the default) is max(H(P||Q), H(Q||P)), the add-or-remove-one
+profile; ``"remove"`` is H(P||Q) and ``"add"`` H(Q||P), with P the law when the record is present
+(for a Poisson-subsampled Gaussian, P = q*N(1, s^2) + (1-q)*N(0, s^2), Q = N(0, s^2)): dp-accounting's
+``pmf_remove`` and ``pmf_add`` (src/exactdp/divergence/direction.hpp, docs/composition.md).
+A pair ``(P, Q)`` is taken in that orientation. ``epsilon`` may be negative in ``delta_at``.
 """
 import math
 from fractions import Fraction
@@ -143,7 +149,7 @@ def _narrow(value, relative_width):
     return relative_width is None or hi == math.inf or hi - lo <= Fraction(relative_width) * hi
 
 
-def _solve(what, times, delta, epsilon, sampling_rate, relative_width, max_memory):
+def _solve(what, times, delta, epsilon, sampling_rate, relative_width, max_memory, direction="both"):
     want_epsilon = delta is not None
     key = "epsilon" if want_epsilon else "delta"
     at = _exact(delta if want_epsilon else epsilon, "delta" if want_epsilon else "epsilon")
@@ -169,7 +175,8 @@ def _solve(what, times, delta, epsilon, sampling_rate, relative_width, max_memor
         components = [(s, k, None if r is None else f"{r.numerator}/{r.denominator}") for s, k, r in comps]
         for p in _PRECISIONS:
             out = _composition_of(components, delta=at if want_epsilon else None,
-                                  epsilon=None if want_epsilon else at, precision=p, max_memory=max_memory)
+                                  epsilon=None if want_epsilon else at, precision=p, max_memory=max_memory,
+                                  direction=direction)
             out[key] = tuple(out[key])
             if _narrow(out[key], relative_width):
                 return out
@@ -180,17 +187,17 @@ def _solve(what, times, delta, epsilon, sampling_rate, relative_width, max_memor
         if len(comps) != 1:
             raise Error("sampling_rate: Poisson subsampling is supported for one component (a Gaussian) only")
         spec, k, rate = comps[0]
-        return _grid(spec, k, delta, epsilon, rate, relative_width)
+        return _grid(spec, k, delta, epsilon, rate, relative_width, direction)
 
     specs, counts = [s for s, _, _ in comps], [k for _, k, _ in comps]
     call = _composition_epsilon if want_epsilon else _composition_delta
     for p in _PRECISIONS:
         try:
-            out = call(specs, counts, at, p, max_memory)
+            out = call(specs, counts, at, p, max_memory, direction)
         except Error as e:
             # no planner profile: a single laplace used several times has the audit's grid bracket
             if len(comps) == 1 and "no exact or certified profile" in str(e) and specs[0].startswith("laplace:"):
-                return _grid(specs[0], counts[0], delta, epsilon, None, relative_width)
+                return _grid(specs[0], counts[0], delta, epsilon, None, relative_width, direction)
             raise
         out[key] = tuple(out[key])
         if _narrow(out[key], relative_width):
@@ -198,18 +205,19 @@ def _solve(what, times, delta, epsilon, sampling_rate, relative_width, max_memor
     raise Error(f"relative_width: the planner's route ({out['route']}) gives {out[key]}, wider than {relative_width}")
 
 
-def _grid(spec, k, delta, epsilon, rate, relative_width):
+def _grid(spec, k, delta, epsilon, rate, relative_width, direction="both"):
     b = _grid_bracket(spec, str(k), None if delta is None else _exact(delta, "delta"),
                       None if epsilon is None else _exact(epsilon, "epsilon"),
                       None if rate is None else str(rate), 8,
-                      None if relative_width is None or delta is None else str(relative_width))
+                      None if relative_width is None or delta is None else str(relative_width),
+                      direction=direction)
     key = "epsilon" if delta is not None else "delta"
     return {"route": "grid_bracket", "reason": "certified grid bracket (docs/audit-subsampling.md)",
             key: tuple(b["value"]), "resolution": b["resolution"]}
 
 
 def epsilon_at(what, times=1, delta=None, sampling_rate=None, relative_width=None, explain=False,
-               max_memory=1 << 30):
+               max_memory=1 << 30, direction="both"):
     """The least epsilon with delta(epsilon) <= ``delta`` for ``times`` uses of ``what``, certified:
     ``(lo, hi)`` Fractions enclosing it (``(inf, inf)`` when no finite epsilon exists).
 
@@ -218,19 +226,21 @@ def epsilon_at(what, times=1, delta=None, sampling_rate=None, relative_width=Non
     int or a string such as ``"1e-5"``; floats are refused). ``sampling_rate`` Poisson-subsamples
     (add/remove) every component: one Gaussian (grid bracket), or pairs and mechanisms with exact tables. ``relative_width`` asks for hi - lo <= width * hi
     (more working precision, or a finer grid). With ``explain=True`` the planner's record comes back:
-    ``{'route', 'reason', 'epsilon': (lo, hi), ...}``.
+    ``{'route', 'reason', 'epsilon': (lo, hi), ...}``. ``direction``: ``"both"`` (default, the max),
+    ``"remove"`` H(P||Q) or ``"add"`` H(Q||P) (module doc).
     """
     if delta is None:
         raise TypeError("epsilon_at: delta is required")
-    out = _solve(what, times, delta, None, sampling_rate, relative_width, max_memory)
+    out = _solve(what, times, delta, None, sampling_rate, relative_width, max_memory, direction)
     return out if explain else out["epsilon"]
 
 
 def delta_at(what, times=1, epsilon=None, sampling_rate=None, relative_width=None, explain=False,
-             max_memory=1 << 30):
+             max_memory=1 << 30, direction="both"):
     """delta(``epsilon``) = the hockey-stick divergence at e^epsilon for ``times`` uses of ``what``,
-    certified: ``(lo, hi)`` Fractions. Arguments as for :func:`epsilon_at`; ``epsilon`` is exact."""
+    certified: ``(lo, hi)`` Fractions. Arguments as for :func:`epsilon_at`; ``epsilon`` is exact and
+    may be negative (delta(epsilon) >= 1 - e^epsilon there)."""
     if epsilon is None:
         raise TypeError("delta_at: epsilon is required")
-    out = _solve(what, times, None, epsilon, sampling_rate, relative_width, max_memory)
+    out = _solve(what, times, None, epsilon, sampling_rate, relative_width, max_memory, direction)
     return out if explain else out["delta"]

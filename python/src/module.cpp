@@ -3,6 +3,7 @@
 // the enclosure), +∞ as math.inf. Numbers come in as Fraction, int or exact strings ("0.1" is
 // 1/10); Python floats are refused, because a binary double is not the number the user meant.
 #include "exactdp/core/error.hpp"
+#include "exactdp/divergence/direction.hpp"
 #include "exactdp/divergence/hockey_stick.hpp"
 #include "exactdp/divergence/privacy_loss.hpp"
 #include "exactdp/divergence/renyi.hpp"
@@ -172,22 +173,33 @@ NB_MODULE(_core, m) {
 
   nb::class_<PrivacyProfile>(m, "PrivacyProfile", "δ(λ) = max(H_λ(P‖Q), H_λ(Q‖P)), exact.")
       .def(nb::init<const PrivacyLoss&>(), nb::arg("loss"))
-      .def("delta", [](const PrivacyProfile& p, nb::handle lambda) { return fraction(p.delta(rational(lambda, "lambda"))); },
-           nb::arg("lambda_"), "δ at an exact λ = e^ε ≥ 0 (a Fraction).")
+      .def("delta",
+           [](const PrivacyProfile& p, nb::handle lambda, const std::string& direction) {
+             return fraction(delta(p, rational(lambda, "lambda"), parse_direction(direction, "delta")));
+           },
+           nb::arg("lambda_"), nb::arg("direction") = "both",
+           "δ at an exact λ = e^ε ≥ 0 (a Fraction); direction 'both' (max), 'remove' H(P‖Q) or 'add' H(Q‖P).")
       .def("delta_at_epsilon",
-           [](const PrivacyProfile& p, nb::handle eps, long precision) {
-             return interval(p.delta(exp(Interval(rational(eps, "epsilon"), precision))));
+           [](const PrivacyProfile& p, nb::handle eps, long precision, const std::string& direction) {
+             return interval(delta(p, exp(Interval(rational(eps, "epsilon"), precision)), parse_direction(direction, "delta_at_epsilon")));
            },
-           nb::arg("epsilon"), nb::arg("precision") = 128, "δ at a real ε = ln λ, certified: (lo, hi).")
-      .def("least_lambda", [](const PrivacyProfile& p, nb::handle d) { return extended(p.least_lambda(rational(d, "delta"))); },
-           nb::arg("delta"), "The least λ ≥ 1 with δ(λ) ≤ delta: a Fraction, or math.inf.")
+           nb::arg("epsilon"), nb::arg("precision") = 128, nb::arg("direction") = "both",
+           "δ at a real ε = ln λ of any sign, certified: (lo, hi).")
+      .def("least_lambda",
+           [](const PrivacyProfile& p, nb::handle d, const std::string& direction) {
+             return extended(least_lambda(p, rational(d, "delta"), parse_direction(direction, "least_lambda")));
+           },
+           nb::arg("delta"), nb::arg("direction") = "both", "The least λ ≥ 1 with δ(λ) ≤ delta: a Fraction, or math.inf.")
       .def("least_epsilon",
-           [](const PrivacyProfile& p, nb::handle d, long precision) {
+           [](const PrivacyProfile& p, nb::handle d, long precision, const std::string& direction) {
              Rational delta = rational(d, "delta");
-             if (p.least_lambda(delta).is_infinite()) return nb::make_tuple(infinity(), infinity());
-             return nb::borrow<nb::tuple>(interval(p.least_epsilon(delta, precision)));
+             const ExtendedRational l = least_lambda(p, delta, parse_direction(direction, "least_epsilon"));
+             if (l.is_infinite()) return nb::make_tuple(infinity(), infinity());
+             if (l.value() == 1) return nb::borrow<nb::tuple>(interval(Interval::zero(precision)));
+             return nb::borrow<nb::tuple>(interval(log(Interval(l.value(), precision))));
            },
-           nb::arg("delta"), nb::arg("precision") = 128, "ln(least_lambda(delta)), certified: (lo, hi).");
+           nb::arg("delta"), nb::arg("precision") = 128, nb::arg("direction") = "both",
+           "ln(least_lambda(delta)), certified: (lo, hi).");
 
   nb::class_<TradeOff>(m, "TradeOff", "The f-DP trade-off function T(P, Q), exact and piecewise linear.")
       .def_static("of", &TradeOff::of, nb::arg("loss"))
@@ -229,16 +241,20 @@ NB_MODULE(_core, m) {
       .def("supports_composition", [](const MechanismSpec& s, nb::handle k) { return s.supports_composition(count(k, "times")); },
            nb::arg("times"))
       .def("delta_at_epsilon",
-           [](const MechanismSpec& s, nb::handle eps, nb::handle times, long precision) {
-             return interval(s.delta_at_epsilon(Interval(rational(eps, "epsilon"), precision), count(times, "times")));
+           [](const MechanismSpec& s, nb::handle eps, nb::handle times, long precision, const std::string& direction) {
+             return interval(s.delta_at_epsilon(Interval(rational(eps, "epsilon"), precision), count(times, "times"),
+                                                parse_direction(direction, "delta_at_epsilon")));
            },
-           nb::arg("epsilon"), nb::arg("times") = 1, nb::arg("precision") = 128,
-           "δ(ε) of the times-fold composition, certified: (lo, hi).")
+           nb::arg("epsilon"), nb::arg("times") = 1, nb::arg("precision") = 128, nb::arg("direction") = "both",
+           "δ(ε) of the times-fold composition at ε of any sign, certified: (lo, hi). The spec's pair is symmetric:\n"
+           "every direction has one value.")
       .def("epsilon_at_delta",
-           [](const MechanismSpec& s, nb::handle d, nb::handle times) {
-             return interval(s.epsilon_at_delta(rational(d, "delta"), count(times, "times")));
+           [](const MechanismSpec& s, nb::handle d, nb::handle times, const std::string& direction) {
+             return interval(s.epsilon_at_delta(rational(d, "delta"), count(times, "times"), default_precision,
+                                                parse_direction(direction, "epsilon_at_delta")));
            },
-           nb::arg("delta"), nb::arg("times") = 1, "The least ε of the times-fold composition, certified: (lo, hi).")
+           nb::arg("delta"), nb::arg("times") = 1, nb::arg("direction") = "both",
+           "The least ε of the times-fold composition, certified: (lo, hi).")
       .def("renyi", [](const MechanismSpec& s, nb::handle a, long precision) { return interval(s.renyi(rational(a, "alpha"), precision)); },
            nb::arg("alpha"), nb::arg("precision") = 128, "Rényi divergence of order α of one use, certified: (lo, hi).")
       .def("zcdp", [](const MechanismSpec& s) -> nb::object {
@@ -296,7 +312,7 @@ NB_MODULE(_core, m) {
       "grid_bracket",
       [](const std::string& mechanism, nb::handle times, nb::handle delta, nb::handle epsilon, nb::handle sampling_rate,
          unsigned resolution, nb::handle relative_width, unsigned max_resolution, std::size_t max_points,
-         unsigned composition_factor, nb::handle tail, unsigned fine_bin_bits) {
+         unsigned composition_factor, nb::handle tail, unsigned fine_bin_bits, const std::string& direction) {
         const MechanismSpec spec = parse_mechanism_spec(mechanism);
         const unsigned long k = count(times, "times");
         const Rational q = sampling_rate.is_none() ? Rational(1) : rational(sampling_rate, "sampling_rate");
@@ -312,6 +328,7 @@ NB_MODULE(_core, m) {
         o.composition_factor = composition_factor;
         o.fine_bin_bits = fine_bin_bits;
         if (!tail.is_none()) o.tail = rational(tail, "tail");
+        o.direction = parse_direction(direction, "grid_bracket");
         GridBracket b;
         {
           const std::optional<Rational> d = delta.is_none() ? std::nullopt : std::optional(rational(delta, "delta"));
@@ -335,7 +352,7 @@ NB_MODULE(_core, m) {
       nb::arg("mechanism"), nb::arg("times") = 1, nb::arg("delta") = nb::none(), nb::arg("epsilon") = nb::none(),
       nb::arg("sampling_rate") = nb::none(), nb::arg("resolution") = 8, nb::arg("relative_width") = nb::none(),
       nb::arg("max_resolution") = 64, nb::arg("max_points") = 200000, nb::arg("composition_factor") = 1,
-      nb::arg("tail") = nb::none(), nb::arg("fine_bin_bits") = 20,
+      nb::arg("tail") = nb::none(), nb::arg("fine_bin_bits") = 20, nb::arg("direction") = "both",
       "Certified bracket of the least ε at delta (or of δ at epsilon) for times uses of gauss (Poisson-subsampled at\n"
       "sampling_rate, add/remove) or laplace: {'value': (lo, hi), 'step', 'final_step', 'points', 'resolution'}.\n"
       "resolution is grid points per standard deviation of the privacy loss (time about linear in it); with\n"
@@ -343,7 +360,8 @@ NB_MODULE(_core, m) {
       "(1..64): composed laws keep resolution*composition_factor points per deviation; tail (a Fraction in\n"
       "[0, 1/1000), default 10^-33): mass moved per truncation, each widening the bracket by at most that in delta\n"
       "fine_bin_bits b: one-step bins where 64 grid steps hold P-mass >= 2^-b, wider below (fewer Phi evaluations)\n"
-      "(amplification/poisson.hpp GridOptions).");
+      "(amplification/poisson.hpp GridOptions). direction: 'both' (max), 'remove' H(A^k||B^k) or 'add'\n"
+      "H(B^k||A^k), A the subsampled law with the record.");
 
   m.def("_audit_json",
         [](const std::string& text, const std::string& source, int digits, unsigned grid_resolution, std::size_t grid_points,
@@ -416,7 +434,8 @@ NB_MODULE(_core, m) {
   m.def(
       "_composition_epsilon",
       [composition](const std::vector<std::string>& mechanisms, const std::vector<unsigned long>& times, nb::handle delta,
-                    long precision, std::uint64_t max_memory) {
+                    long precision, std::uint64_t max_memory, const std::string& direction) {
+        const NeighbourDirection dir = parse_direction(direction, "epsilon_at");
         auto [comps, plan] = composition(mechanisms, times, max_memory);
         const Rational d = read_delta(to_string(rational(delta, "delta")), "delta");
         Interval value;
@@ -424,7 +443,7 @@ NB_MODULE(_core, m) {
         {
           nb::gil_scoped_release release;
           const ComposedPrivacy law(comps, plan, precision);
-          value = law.least_epsilon(d);
+          value = law.least_epsilon(d, dir);
           method = law.method();
         }
         nb::dict out;
@@ -436,19 +455,20 @@ NB_MODULE(_core, m) {
         return out;
       },
       nb::arg("mechanisms"), nb::arg("times"), nb::arg("delta"), nb::arg("precision") = 128,
-      nb::arg("max_memory") = default_memory_budget,
+      nb::arg("max_memory") = default_memory_budget, nb::arg("direction") = "both",
       "The least epsilon at delta of the composition of mechanisms[i] used times[i] times, certified, along the\n"
       "planner's route: {'route', 'reason', 'method', 'epsilon': (lo, hi)} ((inf, inf) when no finite epsilon).");
   m.def(
       "_composition_delta",
       [composition](const std::vector<std::string>& mechanisms, const std::vector<unsigned long>& times, nb::handle epsilon,
-                    long precision, std::uint64_t max_memory) {
+                    long precision, std::uint64_t max_memory, const std::string& direction) {
+        const NeighbourDirection dir = parse_direction(direction, "delta_at");
         auto [comps, plan] = composition(mechanisms, times, max_memory);
-        const Rational e = read_epsilon(to_string(rational(epsilon, "epsilon")), "epsilon");
+        const Rational e = read_profile_epsilon(to_string(rational(epsilon, "epsilon")), "epsilon");
         Interval value;
         {
           nb::gil_scoped_release release;
-          value = ComposedPrivacy(comps, plan, precision).delta_at_epsilon(Interval(e, precision));
+          value = ComposedPrivacy(comps, plan, precision).delta_at_epsilon(Interval(e, precision), dir);
         }
         nb::dict out;
         out["route"] = to_string(plan.route);
@@ -457,7 +477,7 @@ NB_MODULE(_core, m) {
         return out;
       },
       nb::arg("mechanisms"), nb::arg("times"), nb::arg("epsilon"), nb::arg("precision") = 128,
-      nb::arg("max_memory") = default_memory_budget,
+      nb::arg("max_memory") = default_memory_budget, nb::arg("direction") = "both",
       "delta(epsilon) of the composition, certified, along the planner's route: {'route', 'reason', 'delta': (lo, hi)}.");
 
   // A composition of mechanism specs and exact pairs, each optionally Poisson-subsampled, through the
@@ -467,7 +487,8 @@ NB_MODULE(_core, m) {
   m.def(
       "_composition_of",
       [](const std::vector<std::tuple<nb::object, unsigned long, std::optional<std::string>>>& components, nb::handle delta,
-         nb::handle epsilon, long precision, std::uint64_t max_memory) {
+         nb::handle epsilon, long precision, std::uint64_t max_memory, const std::string& direction) {
+        const NeighbourDirection dir = parse_direction(direction, "composition");
         if (components.empty()) throw Error("composition", "what", "", "nothing to compose");
         if (delta.is_none() == epsilon.is_none())
           throw Error("composition", "delta", "", "give exactly one of delta (for epsilon) or epsilon (for delta)");
@@ -509,26 +530,27 @@ NB_MODULE(_core, m) {
           Interval value;
           {
             nb::gil_scoped_release release;
-            value = ComposedPrivacy(comps, plan, precision).least_epsilon(d);
+            value = ComposedPrivacy(comps, plan, precision).least_epsilon(d, dir);
           }
           if (value.lower_is_finite()) out["epsilon"] = interval(value);
           else out["epsilon"] = nb::make_tuple(infinity(), infinity());
         } else {
-          const Rational e = read_epsilon(to_string(rational(epsilon, "epsilon")), "epsilon");
+          const Rational e = read_profile_epsilon(to_string(rational(epsilon, "epsilon")), "epsilon");
           Interval value;
           {
             nb::gil_scoped_release release;
-            value = ComposedPrivacy(comps, plan, precision).delta_at_epsilon(Interval(e, precision));
+            value = ComposedPrivacy(comps, plan, precision).delta_at_epsilon(Interval(e, precision), dir);
           }
           out["delta"] = interval(value);
         }
         return out;
       },
       nb::arg("components"), nb::arg("delta") = nb::none(), nb::arg("epsilon") = nb::none(), nb::arg("precision") = 128,
-      nb::arg("max_memory") = default_memory_budget,
+      nb::arg("max_memory") = default_memory_budget, nb::arg("direction") = "both",
       "The planner's answer for a composition of (SPEC | PrivacyLoss, times, sampling_rate | None) components:\n"
       "{'route', 'reason', 'epsilon' or 'delta': (lo, hi)}. Pairs are estimated under max_memory like specs; a\n"
-      "component with exact tables may be Poisson-subsampled (add/remove; the base pair must be symmetric).");
+      "component with exact tables may be Poisson-subsampled (add/remove; the base pair must be symmetric).\n"
+      "direction: 'both' (max), 'remove' H(P||Q) or 'add' H(Q||P), P the law with the record.");
 
   // Live sessions (sample/session.hpp), as `exactdp run`: exact sampling from the spec's tables.
   nb::class_<Session>(m, "Session",

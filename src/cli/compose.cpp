@@ -28,11 +28,17 @@ struct QueryOptions {
   bool tradeoff = false;
   int digits = 10;
   std::string plot;
+  std::string direction = "both";
 };
 
 void add_query_options(CLI::App* cmd, QueryOptions& q) {
-  cmd->add_option("--lambda", q.lambdas, "Print δ at λ = e^ε given exactly (repeatable), e.g. 3/2");
-  cmd->add_option("--epsilon", q.epsilons, "Print δ at a real ε given as an exact decimal (repeatable), e.g. 0.5");
+  cmd->add_option("--lambda", q.lambdas, "Print δ at λ = e^ε > 0 given exactly (repeatable), e.g. 3/2; λ < 1 is ε < 0");
+  cmd->add_option("--epsilon", q.epsilons,
+                  "Print δ at a real ε given as an exact decimal (repeatable, any sign), e.g. 0.5 or -0.5");
+  cmd->add_option("--direction", q.direction,
+                  "Which divergence δ reports: both (max, default), remove H(P‖Q) or add H(Q‖P) (docs/json-output.md); "
+                  "--json always carries both directions")
+      ->default_val("both");
   cmd->add_option("--delta", q.deltas, "Print the least λ and ε for this δ (repeatable), e.g. 1e-5");
   cmd->add_option("--alpha", q.alphas, "Print the Rényi divergence of order α > 1 (repeatable), e.g. 2");
   cmd->add_flag("--tradeoff", q.tradeoff, "Print the vertices of the f-DP trade-off function T(P, Q)");
@@ -48,8 +54,9 @@ Requests parse_requests(const QueryOptions& q) {
   Requests r;
   r.digits = q.digits;
   r.tradeoff = q.tradeoff;
-  for (const auto& s : q.lambdas) r.lambdas.push_back(read_lambda(s, "--lambda"));
-  for (const auto& s : q.epsilons) r.epsilons.push_back(read_epsilon(s, "--epsilon", 100000000));
+  r.direction = parse_direction(q.direction, "--direction");
+  for (const auto& s : q.lambdas) r.lambdas.push_back(read_profile_lambda(s, "--lambda"));
+  for (const auto& s : q.epsilons) r.epsilons.push_back(read_profile_epsilon(s, "--epsilon", 100000000));
   for (const auto& s : q.deltas) r.deltas.push_back(read_delta(s, "--delta"));
   for (const auto& s : q.alphas) r.alphas.push_back(read_renyi_order(s, "--alpha", 10000));
   return r;
@@ -90,17 +97,34 @@ json profile_report(const std::vector<Component>& comps, const CompositionPlan& 
   }
   r["exact"] = false;
   r["method"] = composed.method();
+  r["direction"] = to_string(req.direction);
+  // per direction: the asked value is reused where the directions coincide (symmetric pairs)
+  const bool symmetric = composed.symmetric();
+  using D = NeighbourDirection;
+  auto per_direction = [&](json& entry, const char* key, auto value_of, auto to_json) {
+    const auto asked = value_of(req.direction);
+    entry[key] = to_json(asked);
+    for (D d : {D::remove, D::add})
+      entry[to_string(d)] = {{key, to_json(symmetric || d == req.direction ? asked : value_of(d))}};
+  };
+  auto interval_json = [&](const Interval& v) { return certified(v, req.digits); };
   r["at"] = json::array();
-  for (const auto& l : req.lambdas) r["at"].push_back({{"lambda", to_string(l)}, {"delta", certified(composed.delta_at_lambda(l), req.digits)}});
-  for (const auto& e : req.epsilons)
-    r["at"].push_back({{"epsilon", to_string(e)}, {"delta", certified(composed.delta_at_epsilon(Interval(e, prec)), req.digits)}});
+  for (const auto& l : req.lambdas) {
+    json e{{"lambda", to_string(l)}};
+    per_direction(e, "delta", [&](D d) { return composed.delta_at_lambda(l, d); }, interval_json);
+    r["at"].push_back(e);
+  }
+  for (const auto& x : req.epsilons) {
+    json e{{"epsilon", to_string(x)}};
+    per_direction(e, "delta", [&](D d) { return composed.delta_at_epsilon(Interval(x, prec), d); }, interval_json);
+    r["at"].push_back(e);
+  }
   r["least"] = json::array();
   for (const auto& d : req.deltas) {
-    const Interval eps = composed.least_epsilon(d);
     json e{{"delta", to_string(d)}};
     // the point +∞: no finite ε; an upper end of +∞ alone: undecided at this precision
-    if (!eps.lower_is_finite()) e["epsilon"] = "inf";
-    else e["epsilon"] = certified(eps, req.digits);
+    per_direction(e, "epsilon", [&](D dir) { return composed.least_epsilon(d, dir); },
+                  [&](const Interval& eps) { return eps.lower_is_finite() ? certified(eps, req.digits) : json("inf"); });
     r["least"].push_back(e);
   }
   return r;
@@ -127,12 +151,12 @@ json renyi_only_composition(const std::vector<Component>& comps, const Compositi
 /// --plot: the composed privacy along the same plan as the text output, sampled for the figure
 /// (plot_figure.hpp; the composed law is built a second time).
 void plot_composition(const std::string& file, const std::vector<Component>& comps, const CompositionPlan& plan, const json& r,
-                      Precision prec) {
+                      Precision prec, NeighbourDirection direction) {
   if (!plan.has_profile()) throw Error("--plot", "", file, "this composition has no certified profile to draw (" + plan.reason + ")");
   const ComposedPrivacy composed(comps, plan, prec);
   const std::string title = plot_title(r, "exactdp compose");
   if (const PrivacyLoss* loss = composed.exact_loss()) return plot_exact_pair(file, *loss, title, r);
-  plot_certified(file, [&](const Interval& e) { return composed.delta_at_epsilon(e); }, title, r);
+  plot_certified(file, [&](const Interval& e) { return composed.delta_at_epsilon(e, direction); }, title, r);
 }
 
 }  // namespace
@@ -249,7 +273,7 @@ std::function<int()> add_compose(CLI::App& app) {
       for (const auto& b : r["bounds"]) bounds.push_back(b);
     if (!bounds.empty()) r["bounds"] = bounds;
     emit(r, opts->json_output);
-    if (!opts->plot.empty()) plot_composition(opts->plot, comps, plan, r, req.precision());
+    if (!opts->plot.empty()) plot_composition(opts->plot, comps, plan, r, req.precision(), req.direction);
     return 0;
   };
 }
@@ -284,6 +308,9 @@ std::function<int()> add_profile(CLI::App& app) {
       if (!opts->epsilons.empty())
         throw Error("--epsilon", "", opts->epsilons.front(),
                     "for mechanism specs give --lambda (exact), or use `exactdp check --epsilon`");
+      if (opts->direction != "both")
+        throw Error("--direction", "", opts->direction,
+                    "mechanism spec files are profiled over both directions only (the game's verifier defines the pairs)");
       SpecProfileRequest r = *game;
       r.lambdas = opts->lambdas;
       r.deltas = opts->deltas;

@@ -80,22 +80,36 @@ json certified(const Interval& x, int digits) {
 }
 
 json exact_analysis(const PrivacyLoss& loss, const Requests& req) {
-  ProfileRequest request{req.lambdas, req.epsilons, req.deltas, req.alphas, req.tradeoff, req.precision()};
+  ProfileRequest request{req.lambdas, req.epsilons, req.deltas, req.alphas, req.tradeoff, req.precision(), req.direction};
   const ProfileReport report = profile_report(loss, request);
   json out;
+  out["direction"] = to_string(report.direction);
   out["atoms"] = report.atoms;
   out["pure"] = {{"lambda", exact(report.pure)}, {"epsilon", epsilon_json(report.pure_epsilon, req)}};
   out["at"] = json::array();
-  for (const auto& e : report.at_lambda) out["at"].push_back({{"lambda", to_string(e.lambda)}, {"delta", to_string(e.delta)}});
-  for (const auto& e : report.at_epsilon) {
-    json entry{{"epsilon", to_string(e.epsilon)}};
-    if (e.delta.lower() == e.delta.upper()) entry["delta"] = to_string(e.delta.lower());
-    else entry["delta"] = certified(e.delta, req.digits);
-    out["at"].push_back(entry);
-  }
+  for (const auto& e : report.at_lambda)
+    out["at"].push_back({{"lambda", to_string(e.lambda)},
+                         {"delta", to_string(e.delta)},
+                         {"remove", {{"delta", to_string(e.remove)}}},
+                         {"add", {{"delta", to_string(e.add)}}}});
+  auto delta_json = [&](const Interval& d) {
+    return d.lower() == d.upper() ? json(to_string(d.lower())) : certified(d, req.digits);
+  };
+  for (const auto& e : report.at_epsilon)
+    out["at"].push_back({{"epsilon", to_string(e.epsilon)},
+                         {"delta", delta_json(e.delta)},
+                         {"remove", {{"delta", delta_json(e.remove)}}},
+                         {"add", {{"delta", delta_json(e.add)}}}});
   out["least"] = json::array();
+  auto least_json = [&](const ProfileReport::LeastOne& l) {
+    return json{{"lambda", exact(l.lambda)}, {"epsilon", epsilon_json(l.epsilon, req)}};
+  };
   for (const auto& e : report.least)
-    out["least"].push_back({{"delta", to_string(e.delta)}, {"lambda", exact(e.lambda)}, {"epsilon", epsilon_json(e.epsilon, req)}});
+    out["least"].push_back({{"delta", to_string(e.delta)},
+                            {"lambda", exact(e.lambda)},
+                            {"epsilon", epsilon_json(e.epsilon, req)},
+                            {"remove", least_json(e.remove)},
+                            {"add", least_json(e.add)}});
   out["renyi"] = json::array();
   for (const auto& e : report.renyi) {
     json entry{{"alpha", to_string(e.alpha)}};
@@ -125,19 +139,31 @@ std::string render_text(const json& r) {
   if (r.contains("atoms")) os << "Distinct likelihood ratios in the composed pair: " << r["atoms"] << "\n";
   if (r.contains("pure"))
     os << "Pure DP: λ = " << fmt_exact(r["pure"]["lambda"], digits) << ", ε = " << fmt_value(r["pure"]["epsilon"]) << "\n";
+  const std::string direction = r.value("direction", "both");
+  // the other directions' values, when they differ from the one shown
+  auto others = [&](const json& e, const char* key) {
+    std::string out;
+    for (const char* d : {"remove", "add"})
+      if (direction != d && e.contains(d) && e[d][key] != e[key]) out += std::string(out.empty() ? "" : ",") + " " + d + " " + fmt_value(e[d][key]);
+    return out.empty() ? out : "   (" + out.substr(1) + ")";
+  };
   if (r.contains("at") && !r["at"].empty()) {
-    os << "\nPrivacy profile δ(ε) = max(H_λ(P‖Q), H_λ(Q‖P)), λ = e^ε\n";
+    if (direction == "remove") os << "\nPrivacy profile δ(ε) = H_λ(P‖Q) (remove direction), λ = e^ε\n";
+    else if (direction == "add") os << "\nPrivacy profile δ(ε) = H_λ(Q‖P) (add direction), λ = e^ε\n";
+    else os << "\nPrivacy profile δ(ε) = max(H_λ(P‖Q), H_λ(Q‖P)), λ = e^ε\n";
     for (const auto& e : r["at"]) {
-      if (e.contains("lambda")) os << "  λ = " << fmt_value(e["lambda"], 12) << " δ = " << fmt_exact(e["delta"], digits) << "\n";
-      else os << "  ε = " << fmt_value(e["epsilon"], 12) << " δ ∈ " << fmt_value(e["delta"]) << "\n";
+      if (e.contains("lambda")) os << "  λ = " << fmt_value(e["lambda"], 12) << " δ = " << fmt_exact(e["delta"], digits);
+      else os << "  ε = " << fmt_value(e["epsilon"], 12) << " δ ∈ " << fmt_value(e["delta"]);
+      os << others(e, "delta") << "\n";
     }
   }
   if (r.contains("least") && !r["least"].empty()) {
-    os << "\nLeast ε for a target δ" << (r.value("exact", false) ? " (exact λ = e^ε, certified ε)" : " (certified)") << "\n";
+    os << "\nLeast ε for a target δ" << (r.value("exact", false) ? " (exact λ = e^ε, certified ε)" : " (certified)")
+       << (direction == "both" ? "" : ", " + direction + " direction") << "\n";
     for (const auto& e : r["least"]) {
       os << "  δ = " << fmt_value(e["delta"], 12);
       if (e.contains("lambda")) os << " λ = " << fmt_exact(e["lambda"], digits) << "\n  " << std::string(16, ' ');
-      os << " ε ∈ " << fmt_value(e["epsilon"]) << "\n";
+      os << " ε ∈ " << fmt_value(e["epsilon"]) << others(e, "epsilon") << "\n";
     }
   }
   if (r.contains("renyi") && !r["renyi"].empty()) {

@@ -227,8 +227,12 @@ TEST(MechanismSpec, CertifiedContinuousAndDiscreteGaussian) {
 TEST(MechanismSpec, QueriesRejectBadArguments) {
   const auto rr = parse_mechanism_spec("rr:lambda=2");
   EXPECT_THROW(rr.delta_at_epsilon(Interval(Rational(1)), 0), Error);
-  EXPECT_THROW(rr.delta_at_epsilon(Interval(Rational(-1)), 1), Error);
+  EXPECT_THROW(rr.delta_at_epsilon(Interval::infinity(), 1), Error);
   EXPECT_THROW(rr.epsilon_at_delta(Rational(2), 1), Error);
+  // ε < 0 is answered (issue 20): RR_λ=2 is P = (2/3, 1/3), Q = (1/3, 2/3); at λ = e^{−1} < 1/2 every
+  // outcome has p > λq, so δ = 1 − e^{−1} = 0.632120558828558 (the identity's lower bound, reached)
+  EXPECT_LT(rr.delta_at_epsilon(Interval(Rational(-1)), 1).lower(), Rational(mpz_class("632120558828559"), mpz_class("1000000000000000")));
+  EXPECT_GT(rr.delta_at_epsilon(Interval(Rational(-1)), 1).upper(), Rational(mpz_class("632120558828557"), mpz_class("1000000000000000")));
   EXPECT_THROW(rr.renyi(1), Error);
 }
 

@@ -158,7 +158,7 @@ def write(tmp_path, text, name="pair.json"):
     (["compose", "-m", "rr:lambda=2", "--delta", "3/2"], ["--delta", "3/2"]),
     (["compose", "-m", "nosuch:x=1"], ["nosuch"]),
     (["compose", "--times", "3", "-m", "rr:lambda=2"], ["--times"]),
-    (["compose", "-m", "rr:lambda=2", "--lambda", "0.5"], ["--lambda", "0.5"]),
+    (["compose", "-m", "rr:lambda=2", "--lambda", "0"], ["--lambda", "positive"]),  # λ < 1 (ε < 0) is answered
     (["compose", "-m", "rr:lambda=2", "--alpha", "1"], ["--alpha"]),
     (["compose", "-m", "rr:lambda=2", "--epsilon", "abc"], ["--epsilon", "abc"]),
     (["compose"], ["nothing to compose"]),

@@ -32,7 +32,7 @@ void set_slack(ClaimResult& r, Precision precision) {
 const DecideOptions exact_decision{64, 1 << 20};
 
 void audit_exact_epsilon(ClaimResult& r, const PrivacyProfile& profile, const AuditOptions& options) {
-  ExtendedRational lambda = profile.least_lambda(r.claim.given);
+  ExtendedRational lambda = least_lambda(profile, r.claim.given, r.claim.direction);
   if (lambda.is_infinite()) {
     r.truth = {std::nullopt, true, Interval::infinity(options.start)};
     r.verdict = Verdict::refuted;
@@ -49,7 +49,7 @@ void audit_exact_epsilon(ClaimResult& r, const PrivacyProfile& profile, const Au
 }
 
 void audit_exact_delta(ClaimResult& r, const PrivacyProfile& profile, const AuditOptions& options) {
-  const PiecewiseLinear f = profile.symmetric();
+  const PiecewiseLinear f = directional_curve(profile, r.claim.direction);
   const Rational& eps = r.claim.given;
   const Rational& claimed = r.claim.claimed;
   if (sgn(eps) == 0) {
@@ -199,6 +199,7 @@ void audit_grid(ClaimResult& r, const ContinuousPair& pair, const AuditOptions& 
                 "the resolutions tried must satisfy 1 <= start <= max");
   GridOptions g;
   g.precision = options.start;
+  g.direction = c.direction;
   g.max_points = options.grid_max_points;
   std::optional<GridBracket> best;  // the intersection of the brackets so far: never wider on refining
   for (unsigned res = options.grid_resolution_start; res <= options.grid_resolution_max; res *= 2) {
@@ -230,7 +231,8 @@ void audit_certified(ClaimResult& r, const std::vector<CompositionComponent>& co
   for (Precision p = options.start;; p = std::min(2 * p, options.cap)) {
     const ComposedPrivacy& law = composed_law(c, comps, plan, p, cache);
     r.method = law.method();
-    const Interval t = c.kind == Claim::Kind::epsilon_at_delta ? law.least_epsilon(c.given) : law.delta_at_epsilon(Interval(c.given, p));
+    const Interval t = c.kind == Claim::Kind::epsilon_at_delta ? law.least_epsilon(c.given, c.direction)
+                                                               : law.delta_at_epsilon(Interval(c.given, p), c.direction);
     r.precision = p;
     if (judge_enclosure(r, t) || p >= options.cap) return;
   }

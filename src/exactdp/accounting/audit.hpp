@@ -22,6 +22,7 @@
 #include "exactdp/accounting/composition_plan.hpp"
 #include "exactdp/accounting/mechanism_spec.hpp"
 #include "exactdp/accounting/verdict.hpp"
+#include "exactdp/divergence/direction.hpp"
 #include "exactdp/numeric/interval.hpp"
 #include "exactdp/numeric/rational.hpp"
 
@@ -53,6 +54,9 @@ struct Claim {
   Rational claimed;  ///< the claimed ε or δ
   std::string sampling;                 ///< the "sampling" text as written, "" when absent
   std::optional<Rational> sampling_rate;  ///< q of "poisson:q=…" (absent: no subsampling)
+  /// Which divergence the claim concerns (divergence/direction.hpp): both (the max, the default),
+  /// remove H(P‖Q) or add H(Q‖P).
+  NeighbourDirection direction = NeighbourDirection::both;
 };
 
 /// A true value: an exact rational, the point +∞, or a certified enclosure.

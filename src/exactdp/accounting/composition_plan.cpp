@@ -324,12 +324,33 @@ FastCompositionOptions fast_options(Precision precision) {
 }  // namespace
 
 Interval ComposedPrivacy::delta_at_epsilon(const Interval& epsilon) const {
+  return delta_at_epsilon(epsilon, NeighbourDirection::both);
+}
+
+Interval ComposedPrivacy::delta_at_epsilon(const Interval& epsilon, NeighbourDirection direction) const {
+  switch (plan_.route) {
+    // the PLDs cover every λ = e^ε > 0 directly
+    case CompositionRoute::exact: return delta(*profile_, exp(epsilon), direction);
+    case CompositionRoute::certified_loss: {
+      const Interval lambda = exp(epsilon);
+      if (direction == NeighbourDirection::both) return certified_->delta(lambda);
+      return direction == NeighbourDirection::remove ? certified_->hockey_stick(lambda) : certified_->swapped().hockey_stick(lambda);
+    }
+    default: break;
+  }
+  return delta_at_any_epsilon(epsilon, direction, [&](const Interval& e, NeighbourDirection d) {
+    return nonnegative_delta(e, d);
+  });
+}
+
+Interval ComposedPrivacy::nonnegative_delta(const Interval& epsilon, NeighbourDirection direction) const {
   if (plan_.route == CompositionRoute::fast_convolution) {
     // δ(ε) is non-increasing in ε: over the enclosure [ε₋, ε₊] it lies in [δ₋(ε₊), δ₊(ε₋)].
     if (!epsilon.lower_is_finite() || !epsilon.upper_is_finite())
       throw Error("compose", "epsilon", epsilon.to_string(10), "must be a finite enclosure");
     const unsigned long k = components_.front().times;
-    const FastCompositionOptions o = fast_options(precision_);
+    FastCompositionOptions o = fast_options(precision_);
+    o.direction = direction;
     auto at = [&](const Rational& e) {
       return fast_exact_ ? fast_delta_at_epsilon(*fast_exact_, k, e, std::nullopt, o).value
                          : fast_delta_at_epsilon(*fast_certified_, k, e, o).value;
@@ -340,42 +361,68 @@ Interval ComposedPrivacy::delta_at_epsilon(const Interval& epsilon) const {
     const Interval at_hi = at(std::max(lo, epsilon.upper()));
     return Interval::hull(at_hi.lower(), at_lo.upper(), precision_);
   }
+  // the remaining routes have symmetric pairs (randomized response, the spec families): every
+  // direction has the both value
   switch (plan_.route) {
-    case CompositionRoute::exact: return profile_->delta(exp(epsilon));
     case CompositionRoute::binomial: return binomial_->delta_at_epsilon(epsilon);
-    case CompositionRoute::certified_loss: return certified_->delta_at_epsilon(epsilon);
     default: return components_.front().spec->delta_at_epsilon(epsilon, components_.front().times);
   }
 }
 
 Interval ComposedPrivacy::delta_at_lambda(const Rational& lambda) const {
-  if (lambda < 1) throw Error("compose", "lambda", to_string(lambda), "lambda = e^epsilon must be at least 1");
+  return delta_at_lambda(lambda, NeighbourDirection::both);
+}
+
+Interval ComposedPrivacy::delta_at_lambda(const Rational& lambda, NeighbourDirection direction) const {
+  if (sgn(lambda) <= 0) throw Error("compose", "lambda", to_string(lambda), "lambda = e^epsilon must be positive");
   switch (plan_.route) {
-    case CompositionRoute::exact: return Interval(profile_->delta(lambda), precision_);
-    case CompositionRoute::binomial: return binomial_->delta_at_lambda(Interval(lambda, precision_));
-    case CompositionRoute::certified_loss: return certified_->delta(Interval(lambda, precision_));
-    default:
-      return delta_at_epsilon(lambda == 1 ? Interval::zero(precision_) : log(Interval(lambda, precision_)));
+    case CompositionRoute::exact: return Interval(delta(*profile_, lambda, direction), precision_);
+    case CompositionRoute::binomial:
+      if (lambda >= 1) return binomial_->delta_at_lambda(Interval(lambda, precision_));
+      break;
+    case CompositionRoute::certified_loss: {
+      const Interval l(lambda, precision_);
+      if (direction == NeighbourDirection::both) return certified_->delta(l);
+      return direction == NeighbourDirection::remove ? certified_->hockey_stick(l) : certified_->swapped().hockey_stick(l);
+    }
+    default: break;
   }
+  return delta_at_epsilon(lambda == 1 ? Interval::zero(precision_) : log(Interval(lambda, precision_)), direction);
 }
 
 Interval ComposedPrivacy::least_epsilon(const Rational& delta) const {
+  return least_epsilon(delta, NeighbourDirection::both);
+}
+
+Interval ComposedPrivacy::least_epsilon(const Rational& delta, NeighbourDirection direction) const {
   switch (plan_.route) {
     case CompositionRoute::exact: {
-      const ExtendedRational l = profile_->least_lambda(delta);
+      const ExtendedRational l = least_lambda(*profile_, delta, direction);
       if (l.is_infinite()) return Interval::infinity(precision_);
       return l.value() == 1 ? Interval::zero(precision_) : log(Interval(l.value(), precision_));
     }
-    case CompositionRoute::binomial: return binomial_->least_epsilon(delta);
-    case CompositionRoute::certified_loss: return certified_->least_epsilon(delta);
+    case CompositionRoute::binomial: return binomial_->least_epsilon(delta);  // symmetric pair
+    case CompositionRoute::certified_loss: return certified_->least_epsilon(delta, direction);
     case CompositionRoute::fast_convolution: {
       const unsigned long k = components_.front().times;
-      const FastCompositionOptions o = fast_options(precision_);
+      FastCompositionOptions o = fast_options(precision_);
+      o.direction = direction;
       return fast_exact_ ? fast_epsilon_at_delta(*fast_exact_, k, delta, std::nullopt, o).value
                          : fast_epsilon_at_delta(*fast_certified_, k, delta, o).value;
     }
+    // a closed form's pair is symmetric: every direction has the both value
     default: return components_.front().spec->epsilon_at_delta(delta, components_.front().times, precision_);
   }
+}
+
+bool ComposedPrivacy::symmetric() const {
+  for (const auto& c : components_) {
+    if (c.sampling_rate) return false;
+    if (auto loss = c.exact_loss()) {
+      if (!(loss->swapped() == *loss)) return false;
+    }
+  }
+  return true;
 }
 
 std::string ComposedPrivacy::method() const {

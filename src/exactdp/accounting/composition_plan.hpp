@@ -24,6 +24,7 @@
 #include "exactdp/accounting/binomial_composition.hpp"
 #include "exactdp/accounting/mechanism_spec.hpp"
 #include "exactdp/amplification/poisson.hpp"
+#include "exactdp/divergence/direction.hpp"
 #include "exactdp/divergence/hockey_stick.hpp"
 #include "exactdp/divergence/privacy_loss.hpp"
 #include "exactdp/mechanism/certified_loss.hpp"
@@ -115,7 +116,8 @@ CompositionPlan plan_composition(const std::vector<CompositionComponent>& compon
 std::string human_bytes(const Integer& bytes);
 
 /// The composed privacy along a plan's route (exact, binomial, certified PLD or closed form).
-/// Queries concern δ(ε) = max(H_{e^ε}(P‖Q), H_{e^ε}(Q‖P)) of the composed pair.
+/// Queries concern δ(ε) = max(H_{e^ε}(P‖Q), H_{e^ε}(Q‖P)) of the composed pair, or one of the two
+/// divergences when a NeighbourDirection is given (divergence/direction.hpp).
 class ComposedPrivacy {
 public:
   /// Builds the composed law; @p precision is the working precision of certified routes.
@@ -129,9 +131,10 @@ public:
   /// The exact profile of the composed loss (exact route only, else nullptr).
   const PrivacyProfile* exact_profile() const { return profile_ ? &*profile_ : nullptr; }
 
-  /// δ at every ε in the enclosure (ε ≥ 0), certified.
+  /// δ at every ε in the enclosure (any sign since negative ε is answered), certified: the both
+  /// direction.
   Interval delta_at_epsilon(const Interval& epsilon) const;
-  /// δ at an exact λ = e^ε ≥ 1, certified (exact routes: a point).
+  /// δ at an exact λ = e^ε > 0, certified (exact routes: a point).
   Interval delta_at_lambda(const Rational& lambda) const;
   /// The least ε ≥ 0 at δ, certified: the point +∞ when no finite ε exists, an interval with
   /// upper end +∞ when that cannot be decided at this precision.
@@ -139,7 +142,25 @@ public:
   /// How the numbers were computed, one line.
   std::string method() const;
 
+  /// δ in @p direction (divergence/direction.hpp: remove H(P‖Q), add H(Q‖P), both the max) at
+  /// every ε of any sign in the finite enclosure, certified. Routes that answer only ε ≥ 0 (fast
+  /// convolution, binomial, closed forms) answer ε < 0 through H_λ(P‖Q) = 1 − λ + λ·H_{1/λ}(Q‖P);
+  /// the exact and certified PLDs evaluate every λ = e^ε > 0 directly. With `both` and ε ≥ 0 this is
+  /// delta_at_epsilon(epsilon).
+  Interval delta_at_epsilon(const Interval& epsilon, NeighbourDirection direction) const;
+  /// δ in @p direction at an exact λ > 0 (λ < 1 is ε < 0), certified (exact routes: a point).
+  Interval delta_at_lambda(const Rational& lambda, NeighbourDirection direction) const;
+  /// The least ε ≥ 0 at δ in @p direction, certified, as least_epsilon(delta).
+  Interval least_epsilon(const Rational& delta, NeighbourDirection direction) const;
+  /// Whether the two directions coincide: every component's pair has the same PLD as its reverse
+  /// (exact pairs are compared; every spec family's pair is symmetric, amplification/poisson.hpp;
+  /// a Poisson-subsampled component is not). Per-direction values then equal the both value.
+  bool symmetric() const;
+
 private:
+  /// δ in @p direction over an enclosure within [0, ∞), along the routes that answer only there.
+  Interval nonnegative_delta(const Interval& epsilon, NeighbourDirection direction) const;
+
   CompositionPlan plan_;
   Precision precision_;
   std::vector<CompositionComponent> components_;

@@ -5,6 +5,7 @@
 #include "exactdp/bounds/gaussian.hpp"
 #include "exactdp/bounds/laplace.hpp"
 #include "exactdp/core/error.hpp"
+#include "exactdp/divergence/direction.hpp"
 #include "exactdp/divergence/hockey_stick.hpp"
 #include "exactdp/divergence/renyi.hpp"
 #include "exactdp/mechanism/certified_noninteractive.hpp"
@@ -377,8 +378,11 @@ Interval composed_mu(const Rational& sensitivity, const Rational& sigma, unsigne
 
 Interval MechanismSpec::delta_at_epsilon(const Interval& epsilon, unsigned long times) const {
   require_times(times);
-  if (!epsilon.lower_is_finite() || !epsilon.upper_is_finite() || epsilon.lower() < 0)
-    throw Error("", "epsilon", epsilon.to_string(), "epsilon must be finite and non-negative");
+  if (!epsilon.lower_is_finite() || !epsilon.upper_is_finite())
+    throw Error("", "epsilon", epsilon.to_string(), "epsilon must be finite");
+  if (epsilon.lower() < 0)  // the pair is symmetric: δ(ε) = 1 − e^ε + e^ε·δ(−ε) (divergence/direction.hpp)
+    return delta_at_any_epsilon(epsilon, NeighbourDirection::both,
+                                [&](const Interval& e, NeighbourDirection) { return delta_at_epsilon(e, times); });
   const Precision prec = epsilon.precision();
   if (exact_loss()) return composed(*this, times, prec).delta_at_epsilon(epsilon);
   switch (family_) {
@@ -395,6 +399,15 @@ Interval MechanismSpec::delta_at_epsilon(const Interval& epsilon, unsigned long 
       return gaussian_dp_delta(composed_mu(get("sensitivity"), get("sigma"), times, prec), epsilon);
   }
   return Interval::zero(prec);
+}
+
+Interval MechanismSpec::delta_at_epsilon(const Interval& epsilon, unsigned long times, NeighbourDirection) const {
+  return delta_at_epsilon(epsilon, times);  // every direction of a symmetric pair has the both value
+}
+
+Interval MechanismSpec::epsilon_at_delta(const Rational& delta, unsigned long times, Precision precision,
+                                         NeighbourDirection) const {
+  return epsilon_at_delta(delta, times, precision);
 }
 
 Interval MechanismSpec::epsilon_at_delta(const Rational& delta, unsigned long times, Precision precision) const {

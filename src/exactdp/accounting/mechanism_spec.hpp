@@ -28,6 +28,7 @@
 /// above both (docs/architecture.md).
 #pragma once
 
+#include "exactdp/divergence/direction.hpp"
 #include "exactdp/divergence/privacy_loss.hpp"
 #include "exactdp/mechanism/certified_loss.hpp"
 #include "exactdp/numeric/interval.hpp"
@@ -112,9 +113,16 @@ public:
   /// Exact mechanisms compose along the planner's route (composition_plan.hpp): exactly when the
   /// composed PLD fits the default memory budget, else certified (e.g. 10⁸ uses of RR).
   ///
-  /// Preconditions: times ≥ 1, ε ≥ 0 finite, supports_composition(times) (exactdp::Error naming
+  /// ε < 0 (λ < 1) is answered through δ(ε) = 1 − e^ε + e^ε·δ(−ε) (divergence/direction.hpp).
+  ///
+  /// Preconditions: times ≥ 1, ε finite, supports_composition(times) (exactdp::Error naming
   /// "times" or "epsilon" otherwise).
   Interval delta_at_epsilon(const Interval& epsilon, unsigned long times = 1) const;
+  /// The same in one direction (divergence/direction.hpp). Every family's worst-case pair is
+  /// symmetric (the PLD of (Q, P) equals that of (P, Q): reflect the output about the pair's
+  /// centre), so remove, add and both have one value; the parameter is there so that callers ask
+  /// every route the same question.
+  Interval delta_at_epsilon(const Interval& epsilon, unsigned long times, NeighbourDirection direction) const;
 
   /// The least ε ≥ 0 such that the `times`-fold composition is (ε, δ)-DP, certified (PrivLoss of
   /// THEOREMS.md A.1/B.6): contains it; the point +∞ when no finite ε exists (δ below the
@@ -128,6 +136,9 @@ public:
   ///
   /// Preconditions: times ≥ 1, 0 ≤ δ ≤ 1, supports_composition(times).
   Interval epsilon_at_delta(const Rational& delta, unsigned long times = 1, Precision precision = default_precision) const;
+  /// The same in one direction: the value of epsilon_at_delta (the pair is symmetric, above).
+  Interval epsilon_at_delta(const Rational& delta, unsigned long times, Precision precision,
+                            NeighbourDirection direction) const;
 
   /// The Rényi divergence of order α > 1 of one use, max over both directions, certified (+∞ as
   /// the point +∞, e.g. RR with δ > 0). Composition adds it: `times` uses have times·renyi(α).

@@ -1,5 +1,6 @@
 #include "exactdp/accounting/profile_report.hpp"
 
+#include "exactdp/divergence/direction.hpp"
 #include "exactdp/divergence/hockey_stick.hpp"
 #include "exactdp/divergence/renyi.hpp"
 
@@ -45,15 +46,24 @@ ProfileReport profile_report(const PrivacyLoss& loss, const ProfileRequest& req)
   r.atoms = loss.size();
   r.pure = std::max(max_ratio(loss), max_ratio(loss.swapped()));
   r.pure_epsilon = log_of(r.pure, prec);
-  for (const auto& l : req.lambdas) r.at_lambda.push_back({l, profile.delta(l)});
+  r.direction = req.direction;
+  using D = NeighbourDirection;
+  for (const auto& l : req.lambdas)
+    r.at_lambda.push_back({l, delta(profile, l, req.direction), delta(profile, l, D::remove), delta(profile, l, D::add)});
   for (const auto& e : req.epsilons) {
-    // δ is non-increasing in λ, so δ over an enclosure of e^ε encloses δ(e^ε) (THEOREMS.md B.15)
+    // δ is non-increasing in λ, so δ over an enclosure of e^ε encloses δ(e^ε) (THEOREMS.md B.15);
+    // the curves cover every λ > 0, so ε < 0 needs nothing more
     const Interval lambda = sgn(e) == 0 ? Interval(Rational(1), prec) : exp(Interval(e, prec));
-    r.at_epsilon.push_back({e, profile.delta(lambda)});
+    r.at_epsilon.push_back({e, delta(profile, lambda, req.direction), delta(profile, lambda, D::remove),
+                            delta(profile, lambda, D::add)});
   }
+  auto least_one = [&](const Rational& d, D direction) {
+    const ExtendedRational l = least_lambda(profile, d, direction);
+    return ProfileReport::LeastOne{l, log_of(l, prec)};
+  };
   for (const auto& d : req.deltas) {
-    const ExtendedRational l = profile.least_lambda(d);
-    r.least.push_back({d, l, log_of(l, prec)});
+    const ProfileReport::LeastOne asked = least_one(d, req.direction);
+    r.least.push_back({d, asked.lambda, asked.epsilon, least_one(d, D::remove), least_one(d, D::add)});
   }
   for (const auto& a : req.alphas) r.renyi.push_back(renyi_entry(loss, a, prec));
   if (req.tradeoff) r.tradeoff = TradeOff::of(loss).vertices();

@@ -44,6 +44,19 @@ Rational read_epsilon(const std::string& text, const std::string& field, long ma
   return e;
 }
 
+Rational read_profile_lambda(const std::string& text, const std::string& field) {
+  const Rational l = parse_rational(text, field);
+  if (sgn(l) <= 0) throw Error(field, "", text, "lambda = e^epsilon must be positive");
+  return l;
+}
+
+Rational read_profile_epsilon(const std::string& text, const std::string& field, long max) {
+  const Rational e = parse_rational(text, field);
+  if (max > 0 && abs(e) > max)
+    throw Error(field, "", text, "epsilon outside [-" + std::to_string(max) + ", " + std::to_string(max) + "] is not supported");
+  return e;
+}
+
 Rational read_delta(const std::string& text, const std::string& field) {
   const Rational d = parse_rational(text, field);
   if (sgn(d) < 0 || d > 1) throw Error(field, "", text, "delta must lie in [0, 1]");

@@ -47,6 +47,11 @@ int exit_code_of(Verdict v);
 Rational read_lambda(const std::string& text, const std::string& field);
 /// ε ≥ 0 (and at most @p max when max > 0).
 Rational read_epsilon(const std::string& text, const std::string& field, long max = 0);
+/// A λ = e^ε at which δ is asked (profiles, compositions): any λ > 0, so λ < 1 (ε < 0) too.
+Rational read_profile_lambda(const std::string& text, const std::string& field);
+/// An ε at which δ is asked: any sign (δ(ε) for ε < 0 is defined, divergence/direction.hpp);
+/// |ε| ≤ @p max when max > 0.
+Rational read_profile_epsilon(const std::string& text, const std::string& field, long max = 0);
 /// δ ∈ [0, 1].
 Rational read_delta(const std::string& text, const std::string& field);
 /// A Rényi order 1 < α ≤ @p max.

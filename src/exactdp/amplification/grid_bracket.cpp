@@ -782,12 +782,19 @@ Interval step_of(const GridLaw& a, Precision p) { return Interval(a.step, p); }
 
 GridBracket grid_delta_at_epsilon(const ContinuousPair& pair, unsigned long k, const Rational& epsilon,
                                   const GridOptions& options) {
-  if (sgn(epsilon) < 0) throw Error("grid bracket", "epsilon", to_string(epsilon), "must be non-negative");
+  if (sgn(epsilon) < 0) {  // H_λ(A‖B) = 1 − λ + λ·H_{1/λ}(B‖A) (divergence/direction.hpp)
+    GridOptions reverse = options;
+    reverse.direction = reversed(options.direction);
+    GridBracket b = grid_delta_at_epsilon(pair, k, -epsilon, reverse);
+    b.value = delta_from_reversed(exp(Interval(epsilon, options.precision)), b.value);
+    return b;
+  }
   const Laws l = composed_laws(pair, k, options);
   const Precision p = options.precision;
-  auto h = [&](const GridLaw& a) { return grid_hockey_stick(a, step_of(a, p), epsilon); };
-  Rational lo = std::max(h(l.remove_lower), h(l.add_lower));
-  Rational hi = std::max(h(l.remove_upper), h(l.add_upper));
+  const bool remove = options.direction != NeighbourDirection::add, add = options.direction != NeighbourDirection::remove;
+  auto h = [&](const GridLaw& a, bool wanted) { return wanted ? grid_hockey_stick(a, step_of(a, p), epsilon) : Rational(0); };
+  Rational lo = std::max(h(l.remove_lower, remove), h(l.add_lower, add));
+  Rational hi = std::max(h(l.remove_upper, remove), h(l.add_upper, add));
   lo = std::max(Rational(0), lo);
   hi = std::min(Rational(1), hi);
   if (lo > hi) lo = hi;  // cannot happen for exact masses; kept for safety of the hull
@@ -800,14 +807,18 @@ GridBracket grid_epsilon_at_delta(const ContinuousPair& pair, unsigned long k, c
   const Laws l = composed_laws(pair, k, options);
   const Precision p = options.precision;
   GridBracket out{Interval(), l.step, l.final_step, l.points, options.resolution};
-  auto e = [&](const GridLaw& a) { return grid_least_epsilon(a, step_of(a, p), delta, p); };
-  const auto lo_r = e(l.remove_lower), lo_a = e(l.add_lower);
+  const bool remove = options.direction != NeighbourDirection::add, add = options.direction != NeighbourDirection::remove;
+  // a direction not asked contributes ε = 0 (the max ignores it)
+  auto e = [&](const GridLaw& a, bool wanted) {
+    return wanted ? grid_least_epsilon(a, step_of(a, p), delta, p) : std::optional(Rational(0));
+  };
+  const auto lo_r = e(l.remove_lower, remove), lo_a = e(l.add_lower, add);
   if (!lo_r || !lo_a) {  // a lower law's mass at +∞ exceeds δ: so does the truth's
     out.value = Interval::infinity(p);
     return out;
   }
   const Rational eps_lo = std::max(*lo_r, *lo_a);
-  const auto hi_r = e(l.remove_upper), hi_a = e(l.add_upper);
+  const auto hi_r = e(l.remove_upper, remove), hi_a = e(l.add_upper, add);
   if (!hi_r || !hi_a) {
     out.value = Interval::at_least(eps_lo, p);
     return out;

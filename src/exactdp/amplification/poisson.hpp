@@ -62,6 +62,7 @@
 /// Both directions of the pair are bounded separately and combined by max.
 #pragma once
 
+#include "exactdp/divergence/direction.hpp"
 #include "exactdp/divergence/privacy_loss.hpp"
 #include "exactdp/numeric/interval.hpp"
 #include "exactdp/numeric/rational.hpp"
@@ -123,6 +124,9 @@ struct GridOptions {
   /// 6·10⁻⁶ → 10⁻⁴; bench/README.md).
   unsigned fine_bin_bits = 20;
   Precision precision = 128;  ///< MPFI precision of the bin masses' final evaluations
+  /// Which divergence is bracketed (divergence/direction.hpp): remove H(A^k‖B^k), add H(B^k‖A^k),
+  /// or both (their maximum, the default).
+  NeighbourDirection direction = NeighbourDirection::both;
 };
 
 /// A certified bracket with the grid that produced it.
@@ -135,7 +139,8 @@ struct GridBracket {
 };
 
 /// δ(ε) = max(H_{e^ε}(A^k‖B^k), H_{e^ε}(B^k‖A^k)) of k uses of @p pair, bracketed (see the file
-/// comment). Preconditions: k ≥ 1, ε ≥ 0, resolution ≥ 1, max_points ≥ 16 (exactdp::Error naming
+/// comment); ε < 0 through the reversed direction at −ε (divergence/direction.hpp). Preconditions:
+/// k ≥ 1, resolution ≥ 1, max_points ≥ 16 (exactdp::Error naming
 /// "times", "epsilon", "resolution", "max_points").
 GridBracket grid_delta_at_epsilon(const ContinuousPair& pair, unsigned long k, const Rational& epsilon,
                                   const GridOptions& options = {});

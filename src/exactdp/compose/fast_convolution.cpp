@@ -456,27 +456,35 @@ Composed compose_all(Prepared p, unsigned long k, const FastCompositionOptions& 
   return c;
 }
 
-FastBracket delta_bracket(const Composed& c, const Rational& epsilon, Precision precision) {
+/// Whether the laws of one side (0, 1: remove; 2, 3: add) enter the asked direction.
+bool wanted(int law, NeighbourDirection d) {
+  return d == NeighbourDirection::both || (law < 2) == (d == NeighbourDirection::remove);
+}
+
+FastBracket delta_bracket(const Composed& c, const Rational& epsilon, Precision precision, NeighbourDirection d) {
   const Interval& h = c.prepared.step;
-  Rational hi = std::max(grid_hockey_stick(c.laws[0], h, epsilon), grid_hockey_stick(c.laws[2], h, epsilon));
-  Rational lo = std::max(grid_hockey_stick(c.laws[1], h, epsilon), grid_hockey_stick(c.laws[3], h, epsilon));
+  auto at = [&](int i) { return wanted(i, d) ? grid_hockey_stick(c.laws[i], h, epsilon) : Rational(0); };
+  Rational hi = std::max(at(0), at(2));
+  Rational lo = std::max(at(1), at(3));
   hi = std::min(Rational(1), hi);
   lo = std::max(Rational(0), std::min(lo, hi));
   return {Interval::hull(lo, hi, precision), h, c.prepared.lattice, c.points, c.prepared.resolution};
 }
 
-FastBracket epsilon_bracket(const Composed& c, const Rational& delta, Precision precision) {
+FastBracket epsilon_bracket(const Composed& c, const Rational& delta, Precision precision, NeighbourDirection d) {
   const Interval& h = c.prepared.step;
   FastBracket out{Interval(), h, c.prepared.lattice, c.points, c.prepared.resolution};
-  const auto lo_r = grid_least_epsilon(c.laws[1], h, delta, precision);
-  const auto lo_a = grid_least_epsilon(c.laws[3], h, delta, precision);
+  // a direction not asked contributes ε = 0 (the max ignores it)
+  auto least = [&](int i) { return wanted(i, d) ? grid_least_epsilon(c.laws[i], h, delta, precision) : std::optional(Rational(0)); };
+  const auto lo_r = least(1);
+  const auto lo_a = least(3);
   if (!lo_r || !lo_a) {  // a lower law's mass at +∞ exceeds δ: so does the truth's
     out.value = Interval::infinity(precision);
     return out;
   }
   const Rational lo = std::max(*lo_r, *lo_a);
-  const auto hi_r = grid_least_epsilon(c.laws[0], h, delta, precision);
-  const auto hi_a = grid_least_epsilon(c.laws[2], h, delta, precision);
+  const auto hi_r = least(0);
+  const auto hi_a = least(2);
   if (!hi_r || !hi_a) {
     out.value = Interval::at_least(lo, precision);
     return out;
@@ -560,7 +568,7 @@ FastBracket fast_delta_at_epsilon(const PrivacyLoss& loss, unsigned long k, cons
   std::optional<Interval> lattice_step;
   const auto [remove, add] = directions(loss, sampling_rate, lattice_step, options.precision);
   return refine(remove, add, lattice_step, k, options, [&](const Composed& c) {
-    return delta_bracket(c, epsilon, options.precision);
+    return delta_bracket(c, epsilon, options.precision, options.direction);
   });
 }
 
@@ -570,7 +578,7 @@ FastBracket fast_epsilon_at_delta(const PrivacyLoss& loss, unsigned long k, cons
   std::optional<Interval> lattice_step;
   const auto [remove, add] = directions(loss, sampling_rate, lattice_step, options.precision);
   return refine(remove, add, lattice_step, k, options, [&](const Composed& c) {
-    return epsilon_bracket(c, delta, options.precision);
+    return epsilon_bracket(c, delta, options.precision, options.direction);
   });
 }
 
@@ -580,7 +588,7 @@ FastBracket fast_delta_at_epsilon(const CertifiedLoss& loss, unsigned long k, co
   std::optional<Interval> lattice_step;
   const auto [remove, add] = directions(loss, lattice_step, options.precision);
   return refine(remove, add, lattice_step, k, options, [&](const Composed& c) {
-    return delta_bracket(c, epsilon, options.precision);
+    return delta_bracket(c, epsilon, options.precision, options.direction);
   });
 }
 
@@ -590,7 +598,7 @@ FastBracket fast_epsilon_at_delta(const CertifiedLoss& loss, unsigned long k, co
   std::optional<Interval> lattice_step;
   const auto [remove, add] = directions(loss, lattice_step, options.precision);
   return refine(remove, add, lattice_step, k, options, [&](const Composed& c) {
-    return epsilon_bracket(c, delta, options.precision);
+    return epsilon_bracket(c, delta, options.precision, options.direction);
   });
 }
 

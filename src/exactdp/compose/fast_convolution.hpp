@@ -26,6 +26,7 @@
 /// about (length)·2^−52, far below the grid's.
 #pragma once
 
+#include "exactdp/divergence/direction.hpp"
 #include "exactdp/divergence/privacy_loss.hpp"
 #include "exactdp/mechanism/certified_loss.hpp"
 #include "exactdp/numeric/certified_convolution.hpp"
@@ -97,6 +98,9 @@ struct FastCompositionOptions {
   std::size_t max_points = std::size_t(1) << 24;
   ConvolutionOptions convolution;       ///< F, the integer scale of the masses in products
   Precision precision = default_precision;  ///< of the MPFI anchors and the final logarithm
+  /// Which divergence of the pair is bracketed (divergence/direction.hpp): remove H(P‖Q), add
+  /// H(Q‖P), or both (their maximum, the default).
+  NeighbourDirection direction = NeighbourDirection::both;
 };
 
 /// A certified bracket with the grid that produced it.

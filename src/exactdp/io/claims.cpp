@@ -4,6 +4,7 @@
 
 #include "exactdp/core/error.hpp"
 #include "exactdp/core/limits.hpp"
+#include "exactdp/divergence/direction.hpp"
 #include "exactdp/divergence/hockey_stick.hpp"
 #include "exactdp/numeric/decide.hpp"
 #include "exactdp/numeric/rational.hpp"
@@ -26,7 +27,7 @@ using io::Json;               // the claims file (input): io/json_reader.hpp
 const char* const claims_format = "exactdp-claims/1";
 const std::set<std::string> documentation_keys = {"description", "source", "comment", "accountant"};
 const std::set<std::string> claim_keys = {"id", "mechanism", "mechanisms", "times", "neighbouring", "sampling", "delta",
-                                          "claimed_epsilon", "epsilon", "claimed_delta"};
+                                          "claimed_epsilon", "epsilon", "claimed_delta", "direction"};
 
 /// An exact number (io::JsonReader::exact: a rational string or an integer; floats refused).
 Rational number(const Json& v, const std::string& source, const std::string& field) { return io::JsonReader(source).exact(v, field); }
@@ -136,6 +137,14 @@ Claim parse_claim(const Json& c, const std::string& source, const std::string& a
       throw Error(source, at + "/neighbouring", claim.neighbouring, "expected \"add-remove\" or \"replace-one\"");
   }
   if (c.contains("sampling")) parse_sampling(claim, c["sampling"], source, at);
+  if (c.contains("direction")) {
+    const std::string text = text_of(c["direction"], source, at + "/direction");
+    try {
+      claim.direction = parse_direction(text, source);
+    } catch (const Error& e) {
+      throw Error(source, at + "/direction", text, e.why());
+    }
+  }
   const bool by_delta = c.contains("delta") || c.contains("claimed_epsilon");
   const bool by_epsilon = c.contains("epsilon") || c.contains("claimed_delta");
   if (by_delta == by_epsilon)
@@ -218,6 +227,7 @@ std::string audit_report_json(const std::vector<ClaimResult>& results, int digit
     }
     if (!c.neighbouring.empty()) e["neighbouring"] = c.neighbouring;
     if (!c.sampling.empty()) e["sampling"] = c.sampling;
+    if (c.direction != NeighbourDirection::both) e["direction"] = to_string(c.direction);
     if (r.grid_step) {
       e["grid_step"] = to_string(*r.grid_step);
       e["grid_resolution"] = r.grid_resolution;

@@ -19,6 +19,9 @@
 ///   `neighbouring` ("add-remove" or "replace-one", optional) is recorded in the result; the spec's
 ///   sensitivity must be the one of that relation (the profile is the max of both directions, so
 ///   the asymmetry of add/remove is covered).
+/// * `direction` (optional: "both", the default, "remove" or "add") audits one divergence instead
+///   of their max: remove H(P‖Q), add H(Q‖P), P the law with the record (divergence/direction.hpp;
+///   dp-accounting's `pmf_remove` and `pmf_add`). It is written into the result when not "both".
 /// * Numbers are exact: strings read by exactdp::parse_rational ("0.1" is 1/10) or JSON integers;
 ///   JSON numbers with a fraction are refused (they are binary floating point).
 /// * `sampling` (optional) is `"poisson:q=R"`: Poisson subsampling at rate 0 < R <= 1 before each

@@ -383,6 +383,17 @@ Interval CertifiedLoss::least_epsilon(const Rational& delta) const {
   return log(lambda);
 }
 
+Interval CertifiedLoss::least_epsilon(const Rational& delta, NeighbourDirection direction) const {
+  if (direction == NeighbourDirection::both) return least_epsilon(delta);
+  if (sgn(delta) < 0 || delta > 1)
+    throw Error("CertifiedLoss::least_epsilon", "delta", to_string(delta), "delta must lie in [0, 1]");
+  const Interval lambda = direction == NeighbourDirection::remove ? least_lambda_one_direction(delta)
+                                                         : swapped().least_lambda_one_direction(delta);
+  if (!lambda.lower_is_finite()) return Interval::infinity(precision());
+  if (lambda.upper_is_finite() && lambda.upper() == 1) return Interval::zero(lambda.precision());
+  return log(lambda);
+}
+
 Interval CertifiedLoss::renyi_divergence(const Rational& alpha) const {
   if (alpha <= 1)
     throw Error("CertifiedLoss::renyi_divergence", "alpha", to_string(alpha), "the Renyi order alpha must exceed 1");

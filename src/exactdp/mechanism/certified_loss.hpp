@@ -15,6 +15,7 @@
 /// need it until the divergence layer offers certified masses.
 #pragma once
 
+#include "exactdp/divergence/direction.hpp"
 #include "exactdp/divergence/privacy_loss.hpp"
 #include "exactdp/numeric/decide.hpp"
 #include "exactdp/numeric/interval.hpp"
@@ -128,6 +129,9 @@ public:
   /// upper end +∞ when that cannot be told apart at this precision (catastrophic mass ≈ δ).
   /// Precondition: 0 ≤ δ ≤ 1 (exactdp::Error naming "delta").
   Interval least_epsilon(const Rational& delta) const;
+  /// The same for one direction (divergence/direction.hpp): remove is H(P‖Q), add is H(Q‖P),
+  /// both is least_epsilon(delta).
+  Interval least_epsilon(const Rational& delta, NeighbourDirection direction) const;
 
   /// D_α(P‖Q) = ln(Σ_{P>0} P^α Q^{1−α})/(α − 1) for rational α > 1, certified; the point +∞ if
   /// some atom has P > 0 = Q. Precondition: α > 1 (exactdp::Error naming "alpha").
