@@ -6,7 +6,7 @@
 //   exactdp_fast_composition dpsgd [RES] [K] [FACTOR]    subsampled Gaussian σ = 1, q = 1/100, ε(10^-5)
 #include "exactdp/amplification/poisson.hpp"
 #include "exactdp/compose/fast_convolution.hpp"
-#include "exactdp/mechanism/certified_loss.hpp"
+#include "exactdp/divergence/privacy_loss.hpp"
 
 #include <chrono>
 #include <cstdlib>
