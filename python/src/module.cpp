@@ -109,11 +109,12 @@ std::string profile_json(const Game& game, const std::vector<std::string>& lambd
 /// ("minimal_witness") and its short account ("refutation_text").
 std::string check_json(const Game& game, const std::string& source, const std::string& lambda, const std::string& epsilon,
                        const std::string& delta_text, unsigned horizon, std::uint64_t max_nodes, unsigned threads, bool minimal,
-                       long max_precision) {
+                       long max_precision, const std::string& adversary) {
   GameClaimText text;
   text.lambda = lambda, text.epsilon = epsilon, text.delta = delta_text;
   const GameClaim claim = read_game_claim(text, "");
   ClaimCheckOptions options;
+  options.adversary = parse_adversary_class(adversary, "adversary");
   if (horizon > 0) options.engine.horizon = horizon;
   options.engine.max_nodes = max_nodes;
   options.engine.threads = threads;
@@ -270,23 +271,25 @@ NB_MODULE(_core, m) {
   m.def(
       "_check_spec_json",
       [](const std::string& path, const std::string& lambda, const std::string& epsilon, const std::string& delta, unsigned horizon,
-         std::uint64_t max_nodes, unsigned threads, bool minimal, long max_precision) {
-        return check_json(load_spec_file(path), path, lambda, epsilon, delta, horizon, max_nodes, threads, minimal, max_precision);
+         std::uint64_t max_nodes, unsigned threads, bool minimal, long max_precision, const std::string& adversary) {
+        return check_json(load_spec_file(path), path, lambda, epsilon, delta, horizon, max_nodes, threads, minimal, max_precision,
+                          adversary);
       },
       nb::arg("path"), nb::arg("lambda") = "", nb::arg("epsilon") = "", nb::arg("delta") = "0", nb::arg("horizon") = 0,
       nb::arg("max_nodes") = EngineOptions{}.max_nodes, nb::arg("threads") = 0, nb::arg("minimal") = false,
-      nb::arg("max_precision") = ClaimCheckOptions{}.max_precision,
+      nb::arg("max_precision") = ClaimCheckOptions{}.max_precision, nb::arg("adversary") = "adaptive",
       "The verdict of `exactdp check SPEC --json` for an (ε, δ) claim (JSON text).");
   m.def(
       "_check_spec_text_json",
       [](const std::string& text, const std::string& source, const std::string& lambda, const std::string& epsilon,
-         const std::string& delta, unsigned horizon, std::uint64_t max_nodes, unsigned threads, bool minimal, long max_precision) {
+         const std::string& delta, unsigned horizon, std::uint64_t max_nodes, unsigned threads, bool minimal, long max_precision,
+         const std::string& adversary) {
         return check_json(parse_spec(text, source), source, lambda, epsilon, delta, horizon, max_nodes, threads, minimal,
-                          max_precision);
+                          max_precision, adversary);
       },
       nb::arg("text"), nb::arg("source"), nb::arg("lambda") = "", nb::arg("epsilon") = "", nb::arg("delta") = "0",
       nb::arg("horizon") = 0, nb::arg("max_nodes") = EngineOptions{}.max_nodes, nb::arg("threads") = 0, nb::arg("minimal") = false,
-      nb::arg("max_precision") = ClaimCheckOptions{}.max_precision,
+      nb::arg("max_precision") = ClaimCheckOptions{}.max_precision, nb::arg("adversary") = "adaptive",
       "The verdict of `exactdp check SPEC --json` for spec text and an (ε, δ) claim (JSON text).");
 
   m.def(
@@ -360,8 +363,9 @@ NB_MODULE(_core, m) {
       throw Error("composition", "times", std::to_string(times.size()), "give one number of uses per mechanism");
     std::vector<CompositionComponent> comps;
     for (std::size_t i = 0; i < mechanisms.size(); ++i) {
-      if (times[i] < 1 || times[i] > 100000000)
-        throw Error("composition", "times", std::to_string(times[i]), "must be an integer between 1 and 100000000");
+      if (times[i] < 1 || times[i] > max_composition_uses)
+        throw Error("composition", "times", std::to_string(times[i]),
+                    "must be an integer between 1 and " + std::to_string(max_composition_uses));
       comps.push_back({mechanisms[i], parse_mechanism_spec(mechanisms[i]), std::nullopt, times[i], std::nullopt});
     }
     PlanOptions options;
@@ -372,51 +376,39 @@ NB_MODULE(_core, m) {
     return std::pair{std::move(comps), std::move(plan)};
   };
   m.def(
-      "_composition_epsilon",
-      [composition](const std::vector<std::string>& mechanisms, const std::vector<unsigned long>& times, nb::handle delta,
-                    long precision, std::uint64_t max_memory) {
+      "_composition",
+      [composition](const std::vector<std::string>& mechanisms, const std::vector<unsigned long>& times, const std::string& want,
+                    nb::handle at, long precision, std::uint64_t max_memory) {
+        if (want != "epsilon" && want != "delta")
+          throw Error("composition", "want", want, "expected epsilon (least epsilon at delta) or delta (delta at epsilon)");
         auto [comps, plan] = composition(mechanisms, times, max_memory);
-        const Rational d = read_delta(to_string(rational(delta, "delta")), "delta");
+        const bool least_epsilon = want == "epsilon";
+        const Rational x = least_epsilon ? read_delta(to_string(rational(at, "delta")), "delta")
+                                         : read_epsilon(to_string(rational(at, "epsilon")), "epsilon");
         Interval value;
         std::string method;
         {
           nb::gil_scoped_release release;
           const ComposedPrivacy law(comps, plan, precision);
-          value = law.least_epsilon(d);
+          value = least_epsilon ? law.least_epsilon(x) : law.delta_at_epsilon(Interval(x, precision));
           method = law.method();
         }
         nb::dict out;
         out["route"] = to_string(plan.route);
         out["reason"] = plan.reason;
         out["method"] = method;
-        if (value.lower_is_finite()) out["epsilon"] = interval(value);
-        else out["epsilon"] = nb::make_tuple(infinity(), infinity());
+        if (value.lower_is_finite()) out[want.c_str()] = interval(value);
+        else out[want.c_str()] = nb::make_tuple(infinity(), infinity());
         return out;
       },
-      nb::arg("mechanisms"), nb::arg("times"), nb::arg("delta"), nb::arg("precision") = 128,
+      nb::arg("mechanisms"), nb::arg("times"), nb::arg("want"), nb::arg("at"), nb::arg("precision") = 128,
       nb::arg("max_memory") = default_memory_budget,
-      "The least epsilon at delta of the composition of mechanisms[i] used times[i] times, certified, along the\n"
-      "planner's route: {'route', 'reason', 'method', 'epsilon': (lo, hi)} ((inf, inf) when no finite epsilon).");
-  m.def(
-      "_composition_delta",
-      [composition](const std::vector<std::string>& mechanisms, const std::vector<unsigned long>& times, nb::handle epsilon,
-                    long precision, std::uint64_t max_memory) {
-        auto [comps, plan] = composition(mechanisms, times, max_memory);
-        const Rational e = read_epsilon(to_string(rational(epsilon, "epsilon")), "epsilon");
-        Interval value;
-        {
-          nb::gil_scoped_release release;
-          value = ComposedPrivacy(comps, plan, precision).delta_at_epsilon(Interval(e, precision));
-        }
-        nb::dict out;
-        out["route"] = to_string(plan.route);
-        out["reason"] = plan.reason;
-        out["delta"] = interval(value);
-        return out;
-      },
-      nb::arg("mechanisms"), nb::arg("times"), nb::arg("epsilon"), nb::arg("precision") = 128,
-      nb::arg("max_memory") = default_memory_budget,
-      "delta(epsilon) of the composition, certified, along the planner's route: {'route', 'reason', 'delta': (lo, hi)}.");
+      "The composition of mechanisms[i] used times[i] times along the planner's route, certified: with want =
+"
+      "'epsilon' the least epsilon at delta = at, with want = 'delta' delta(epsilon = at); {'route', 'reason',
+"
+      "'method', want: (lo, hi)} ((inf, inf) for no finite epsilon).");
+  m.attr("default_memory_budget") = default_memory_budget;
 
   // Live sessions (sample/session.hpp), as `exactdp run`: exact sampling from the spec's tables.
   nb::class_<Session>(m, "Session",
