@@ -151,7 +151,7 @@ NB_MODULE(_core, m) {
                           "The privacy-loss distribution of an ordered pair (P, Q) of finite distributions, exact.")
       .def_static("from_masses", &from_masses, nb::arg("masses"),
                   "From a list of (P(y), Q(y)) pairs, one per outcome y (Fraction, int or exact strings).")
-      .def_static("identity", &PrivacyLoss::identity, "The pair of two equal point masses (neutral for compose).")
+      .def_static("identity", [] { return PrivacyLoss::identity(); }, "The pair of two equal point masses (neutral for compose).")
       .def_prop_ro("atoms",
                    [](const PrivacyLoss& l) {
                      nb::list out;
