@@ -18,15 +18,16 @@ Routes. Mechanism specs go to the composition planner (accounting/composition_pl
 ``exactdp compose`` runs, so the numbers are the ones ``exactdp compose --json`` prints. Where the
 planner has no profile (a Poisson-subsampled Gaussian, a Laplace mechanism used more than once; the
 CLI prints only a Rényi bound there), the certified grid bracket of the audit (``grid_bracket``,
-docs/audit-subsampling.md) answers. Pairs are composed exactly (``PrivacyLoss.self_compose``).
-Subsampling other mechanisms is not available from Python (``exactdp compose --sampling`` covers
-exact tables) and is refused.
+docs/audit-subsampling.md) answers. Pairs, and mechanisms with exact tables under ``sampling_rate``
+(their add/remove subsampled pair, amplification/poisson.hpp; the base pair must be symmetric), go
+through the same planner as ``exactdp compose --pair FILE --sampling poisson:q=R``: the composed
+size is estimated under ``max_memory`` and the route chosen (or the question refused) as for specs.
 """
 import math
 from fractions import Fraction
 
 from ._core import Error, PrivacyLoss, PrivacyProfile, parse_mechanism_spec
-from ._core import _composition, default_memory_budget
+from ._core import _composition_of, default_memory_budget
 from ._core import grid_bracket as _grid_bracket
 
 _PRECISIONS = (128, 512, 2048)
@@ -157,37 +158,35 @@ def _solve(what, times, delta, epsilon, sampling_rate, relative_width, max_memor
         comps = [(s, k, rate if r is None else r * rate) for s, k, r in comps]
     comps = [(s, k, None if r == 1 else r) for s, k, r in comps]
 
-    if any(isinstance(s, PrivacyLoss) for s, _, _ in comps):
-        if any(r is not None for _, _, r in comps):
-            raise Error("sampling_rate: Poisson subsampling of a pair is not available from Python "
-                        "(exactdp compose --pair FILE --sampling poisson:q=R)")
-        loss = PrivacyLoss.identity()
-        for s, k, _ in comps:
-            one = s if isinstance(s, PrivacyLoss) else parse_mechanism_spec(s).exact_loss()
-            if one is None:
-                raise Error(f"what: {s} has no exact tables; it cannot be composed with a pair from Python")
-            loss = loss.compose(one.self_compose(k))
-        profile = PrivacyProfile(loss)
+    def gauss(s):
+        return isinstance(s, str) and s.startswith("gauss:")
+    if any(isinstance(s, PrivacyLoss) or (r is not None and not gauss(s)) for s, _, r in comps):
+        # pairs, and mechanisms with exact tables Poisson-subsampled, go through the planner as
+        # `exactdp compose --pair FILE --sampling poisson:q=R` does (estimated under max_memory)
+        if any(r is not None and gauss(s) for s, _, r in comps):
+            raise Error("sampling_rate: a Poisson-subsampled Gaussian is answered by a grid bracket alone, "
+                        "not composed with pairs or other mechanisms")
+        components = [(s, k, None if r is None else f"{r.numerator}/{r.denominator}") for s, k, r in comps]
         for p in _PRECISIONS:
-            v = profile.least_epsilon(at, p) if want_epsilon else profile.delta_at_epsilon(at, p)
-            if _narrow(v, relative_width):
-                break
-        return {"route": "exact", "reason": "exact composition of the pairs", key: tuple(v)}
+            out = _composition_of(components, delta=at if want_epsilon else None,
+                                  epsilon=None if want_epsilon else at, precision=p, max_memory=max_memory)
+            out[key] = tuple(out[key])
+            if _narrow(out[key], relative_width):
+                return out
+        raise Error(f"relative_width: the planner's route ({out['route']}) gives {out[key]}, wider than {relative_width}")
 
     sampled = [c for c in comps if c[2] is not None]
     if sampled:
         if len(comps) != 1:
             raise Error("sampling_rate: Poisson subsampling is supported for one component (a Gaussian) only")
         spec, k, rate = comps[0]
-        if not spec.startswith("gauss:"):
-            raise Error(f"sampling_rate: Poisson subsampling of {spec} is not available from Python (a Gaussian only; "
-                        "exactdp compose --sampling poisson:q=R covers mechanisms with exact tables)")
         return _grid(spec, k, delta, epsilon, rate, relative_width)
 
     specs, counts = [s for s, _, _ in comps], [k for _, k, _ in comps]
     for p in _PRECISIONS:
         try:
-            out = _composition(specs, counts, key, at, p, max_memory)
+            out = _composition_of([(s, k, None) for s, k in zip(specs, counts)], delta=at if want_epsilon else None,
+                                  epsilon=None if want_epsilon else at, precision=p, max_memory=max_memory)
         except Error as e:
             # no planner profile: a single laplace used several times has the audit's grid bracket
             if len(comps) == 1 and "no exact or certified profile" in str(e) and specs[0].startswith("laplace:"):
@@ -217,7 +216,7 @@ def epsilon_at(what, times=1, delta=None, sampling_rate=None, relative_width=Non
     ``what``: a SPEC string, a pair, a list of ``(what, times)``, or a dp_accounting DpEvent (see the
     module doc; DpEvent floats are taken at their exact binary values). ``delta`` is exact (Fraction,
     int or a string such as ``"1e-5"``; floats are refused). ``sampling_rate`` Poisson-subsamples
-    (add/remove) every component (a Gaussian only). ``relative_width`` asks for hi - lo <= width * hi
+    (add/remove) every component: one Gaussian (grid bracket), or pairs and mechanisms with exact tables. ``relative_width`` asks for hi - lo <= width * hi
     (more working precision, or a finer grid). With ``explain=True`` the planner's record comes back:
     ``{'route', 'reason', 'epsilon': (lo, hi), ...}``.
     """

@@ -165,9 +165,11 @@ def test_floats_are_refused():
         exactdp.epsilon_at(({0: 0.5, 1: 0.5}, {0: "1/3", 1: "2/3"}), delta="1/10")
 
 
-def test_subsampling_beyond_the_gaussian_is_refused():
+def test_subsampling_without_exact_tables_is_refused():
+    # rr and other mechanisms with exact tables are subsampled (tests/test_subsampled_pairs.py); the
+    # continuous Laplace mechanism has neither tables nor a subsampled grid bracket
     with pytest.raises(exactdp.Error, match="sampling"):
-        exactdp.epsilon_at("rr:lambda=3/2", 3, delta="1/100", sampling_rate="1/2")
+        exactdp.epsilon_at("laplace:b=1", 3, delta="1/100", sampling_rate="1/2")
 
 
 # --- the CLI prints the same numbers -------------------------------------------------------------
