@@ -7,7 +7,7 @@
 //       ε(10^-5), tail mass 2^-T per truncation (default 10^-33), GridOptions::fine_bin_bits B (20)
 #include "exactdp/amplification/poisson.hpp"
 #include "exactdp/compose/fast_convolution.hpp"
-#include "exactdp/mechanism/certified_loss.hpp"
+#include "exactdp/divergence/privacy_loss.hpp"
 
 #include <chrono>
 #include <cstdlib>

@@ -33,7 +33,7 @@ import math
 from fractions import Fraction
 
 from ._core import Error, PrivacyLoss, PrivacyProfile, parse_mechanism_spec
-from ._core import _composition_delta, _composition_epsilon, _composition_of
+from ._core import _composition_of, default_memory_budget
 from ._core import grid_bracket as _grid_bracket
 
 _PRECISIONS = (128, 512, 2048)
@@ -190,10 +190,11 @@ def _solve(what, times, delta, epsilon, sampling_rate, relative_width, max_memor
         return _grid(spec, k, delta, epsilon, rate, relative_width, direction)
 
     specs, counts = [s for s, _, _ in comps], [k for _, k, _ in comps]
-    call = _composition_epsilon if want_epsilon else _composition_delta
     for p in _PRECISIONS:
         try:
-            out = call(specs, counts, at, p, max_memory, direction)
+            out = _composition_of([(s, k, None) for s, k in zip(specs, counts)], delta=at if want_epsilon else None,
+                                  epsilon=None if want_epsilon else at, precision=p, max_memory=max_memory,
+                                  direction=direction)
         except Error as e:
             # no planner profile: a single laplace used several times has the audit's grid bracket
             if len(comps) == 1 and "no exact or certified profile" in str(e) and specs[0].startswith("laplace:"):
@@ -217,7 +218,7 @@ def _grid(spec, k, delta, epsilon, rate, relative_width, direction="both"):
 
 
 def epsilon_at(what, times=1, delta=None, sampling_rate=None, relative_width=None, explain=False,
-               max_memory=1 << 30, direction="both"):
+               max_memory=default_memory_budget, direction="both"):
     """The least epsilon with delta(epsilon) <= ``delta`` for ``times`` uses of ``what``, certified:
     ``(lo, hi)`` Fractions enclosing it (``(inf, inf)`` when no finite epsilon exists).
 
@@ -236,7 +237,7 @@ def epsilon_at(what, times=1, delta=None, sampling_rate=None, relative_width=Non
 
 
 def delta_at(what, times=1, epsilon=None, sampling_rate=None, relative_width=None, explain=False,
-             max_memory=1 << 30, direction="both"):
+             max_memory=default_memory_budget, direction="both"):
     """delta(``epsilon``) = the hockey-stick divergence at e^epsilon for ``times`` uses of ``what``,
     certified: ``(lo, hi)`` Fractions. Arguments as for :func:`epsilon_at`; ``epsilon`` is exact and
     may be negative (delta(epsilon) >= 1 - e^epsilon there)."""

@@ -93,7 +93,8 @@ def profile(spec, lambdas=(), deltas=(), alphas=(), horizon=None, max_nodes=None
     return r
 
 
-def check(spec, lam=None, epsilon=None, delta=0, horizon=None, max_nodes=None, threads=0, max_precision=4096):
+def check(spec, lam=None, epsilon=None, delta=0, horizon=None, max_nodes=None, threads=0, max_precision=4096,
+          adversary="adaptive"):
     """Decides "(epsilon, delta)-DP against every adaptive adversary up to the horizon", as ``exactdp check``.
 
     ``spec`` is a spec file's path or an ``exactdp.Mechanism`` (its ``to_spec()`` text goes through
@@ -103,9 +104,11 @@ def check(spec, lam=None, epsilon=None, delta=0, horizon=None, max_nodes=None, t
     ``delta`` reached (and ``delta_forward``, ``delta_backward``), ``horizon``, for an undecided claim
     (e^epsilon not separated within ``max_precision`` bits) ``enclosure`` and ``to_decide``, and for a refuted claim ``witness`` (the adversary as a decision tree, the event,
     ``probability_world0`` and ``probability_world1`` as Fractions) and ``witness_text`` (the
-    command line's rendering).
+    command line's rendering). ``adversary`` is the class of adversaries, as ``exactdp check --adversary``:
+    "adaptive" (default), "oblivious" or "sequential" (compositions).
     """
-    return _check(spec, lam, epsilon, delta, horizon, max_nodes, minimal=False, threads=threads, max_precision=max_precision)
+    return _check(spec, lam, epsilon, delta, horizon, max_nodes, minimal=False, threads=threads, max_precision=max_precision,
+                  adversary=adversary)
 
 
 def _source(mechanism):
@@ -121,17 +124,17 @@ def _limits(max_nodes, threads):
     return limits
 
 
-def _check(spec, lam, epsilon, delta, horizon, max_nodes, minimal, threads=0, max_precision=4096):
+def _check(spec, lam, epsilon, delta, horizon, max_nodes, minimal, threads=0, max_precision=4096, adversary="adaptive"):
     """check(), and with ``minimal`` the shrunk witness and its short account (for exactdp.testing)."""
     if (lam is None) == (epsilon is None):
         raise TypeError("check() takes exactly one of lam (lambda = e^epsilon) or epsilon")
     claim = ("" if lam is None else _text(lam, "lam"), "" if epsilon is None else _text(epsilon, "epsilon"), _text(delta, "delta"))
     if isinstance(spec, Mechanism):
         text = _check_spec_text_json(spec._for_horizon(horizon), _source(spec), *claim, horizon or 0, minimal=minimal,
-                                     max_precision=int(max_precision), **_limits(max_nodes, threads))
+                                     max_precision=int(max_precision), adversary=str(adversary), **_limits(max_nodes, threads))
     else:
         text = _check_spec_json(os.fspath(spec), *claim, horizon or 0, minimal=minimal, max_precision=int(max_precision),
-                                **_limits(max_nodes, threads))
+                                adversary=str(adversary), **_limits(max_nodes, threads))
     r = json.loads(text)
     _convert(r, ("delta", "delta_forward", "delta_backward", "lambda_used"))
     _convert(r["claim"], ("lambda", "epsilon", "delta"))

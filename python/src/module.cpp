@@ -113,11 +113,12 @@ std::string profile_json(const Game& game, const std::vector<std::string>& lambd
 /// ("minimal_witness") and its short account ("refutation_text").
 std::string check_json(const Game& game, const std::string& source, const std::string& lambda, const std::string& epsilon,
                        const std::string& delta_text, unsigned horizon, std::uint64_t max_nodes, unsigned threads, bool minimal,
-                       long max_precision) {
+                       long max_precision, const std::string& adversary) {
   GameClaimText text;
   text.lambda = lambda, text.epsilon = epsilon, text.delta = delta_text;
   const GameClaim claim = read_game_claim(text, "");
   ClaimCheckOptions options;
+  options.adversary = parse_adversary_class(adversary, "adversary");
   if (horizon > 0) options.engine.horizon = horizon;
   options.engine.max_nodes = max_nodes;
   options.engine.threads = threads;
@@ -154,7 +155,7 @@ NB_MODULE(_core, m) {
                           "The privacy-loss distribution of an ordered pair (P, Q) of finite distributions, exact.")
       .def_static("from_masses", &from_masses, nb::arg("masses"),
                   "From a list of (P(y), Q(y)) pairs, one per outcome y (Fraction, int or exact strings).")
-      .def_static("identity", &PrivacyLoss::identity, "The pair of two equal point masses (neutral for compose).")
+      .def_static("identity", [] { return PrivacyLoss::identity(); }, "The pair of two equal point masses (neutral for compose).")
       .def_prop_ro("atoms",
                    [](const PrivacyLoss& l) {
                      nb::list out;
@@ -289,23 +290,25 @@ NB_MODULE(_core, m) {
   m.def(
       "_check_spec_json",
       [](const std::string& path, const std::string& lambda, const std::string& epsilon, const std::string& delta, unsigned horizon,
-         std::uint64_t max_nodes, unsigned threads, bool minimal, long max_precision) {
-        return check_json(load_spec_file(path), path, lambda, epsilon, delta, horizon, max_nodes, threads, minimal, max_precision);
+         std::uint64_t max_nodes, unsigned threads, bool minimal, long max_precision, const std::string& adversary) {
+        return check_json(load_spec_file(path), path, lambda, epsilon, delta, horizon, max_nodes, threads, minimal, max_precision,
+                          adversary);
       },
       nb::arg("path"), nb::arg("lambda") = "", nb::arg("epsilon") = "", nb::arg("delta") = "0", nb::arg("horizon") = 0,
       nb::arg("max_nodes") = EngineOptions{}.max_nodes, nb::arg("threads") = 0, nb::arg("minimal") = false,
-      nb::arg("max_precision") = ClaimCheckOptions{}.max_precision,
+      nb::arg("max_precision") = ClaimCheckOptions{}.max_precision, nb::arg("adversary") = "adaptive",
       "The verdict of `exactdp check SPEC --json` for an (ε, δ) claim (JSON text).");
   m.def(
       "_check_spec_text_json",
       [](const std::string& text, const std::string& source, const std::string& lambda, const std::string& epsilon,
-         const std::string& delta, unsigned horizon, std::uint64_t max_nodes, unsigned threads, bool minimal, long max_precision) {
+         const std::string& delta, unsigned horizon, std::uint64_t max_nodes, unsigned threads, bool minimal, long max_precision,
+         const std::string& adversary) {
         return check_json(parse_spec(text, source), source, lambda, epsilon, delta, horizon, max_nodes, threads, minimal,
-                          max_precision);
+                          max_precision, adversary);
       },
       nb::arg("text"), nb::arg("source"), nb::arg("lambda") = "", nb::arg("epsilon") = "", nb::arg("delta") = "0",
       nb::arg("horizon") = 0, nb::arg("max_nodes") = EngineOptions{}.max_nodes, nb::arg("threads") = 0, nb::arg("minimal") = false,
-      nb::arg("max_precision") = ClaimCheckOptions{}.max_precision,
+      nb::arg("max_precision") = ClaimCheckOptions{}.max_precision, nb::arg("adversary") = "adaptive",
       "The verdict of `exactdp check SPEC --json` for spec text and an (ε, δ) claim (JSON text).");
 
   m.def(
@@ -412,76 +415,10 @@ NB_MODULE(_core, m) {
       nb::arg("grid_points") = AuditOptions{}.grid_point_budget, nb::arg("max_memory") = default_memory_budget,
       "The report of `exactdp calibrate --json` (docs/calibration.md) as JSON text.");
 
-  // The composition planner (accounting/composition_plan.hpp), as `exactdp compose`: the route is
-  // chosen under one memory budget, and the answer is certified.
-  auto composition = [](const std::vector<std::string>& mechanisms, const std::vector<unsigned long>& times,
-                        std::uint64_t max_memory) {
-    if (mechanisms.empty() || mechanisms.size() != times.size())
-      throw Error("composition", "times", std::to_string(times.size()), "give one number of uses per mechanism");
-    std::vector<CompositionComponent> comps;
-    for (std::size_t i = 0; i < mechanisms.size(); ++i) {
-      if (times[i] < 1 || times[i] > 100000000)
-        throw Error("composition", "times", std::to_string(times[i]), "must be an integer between 1 and 100000000");
-      comps.push_back({mechanisms[i], parse_mechanism_spec(mechanisms[i]), std::nullopt, times[i], std::nullopt});
-    }
-    PlanOptions options;
-    options.memory_budget = max_memory;
-    CompositionPlan plan = plan_composition(comps, options);
-    if (!plan.has_profile())
-      throw Error("composition", "mechanisms", mechanisms.front(), "no exact or certified profile: " + plan.reason);
-    return std::pair{std::move(comps), std::move(plan)};
-  };
-  m.def(
-      "_composition_epsilon",
-      [composition](const std::vector<std::string>& mechanisms, const std::vector<unsigned long>& times, nb::handle delta,
-                    long precision, std::uint64_t max_memory, const std::string& direction) {
-        const NeighbourDirection dir = parse_direction(direction, "epsilon_at");
-        auto [comps, plan] = composition(mechanisms, times, max_memory);
-        const Rational d = read_delta(to_string(rational(delta, "delta")), "delta");
-        Interval value;
-        std::string method;
-        {
-          nb::gil_scoped_release release;
-          const ComposedPrivacy law(comps, plan, precision);
-          value = law.least_epsilon(d, dir);
-          method = law.method();
-        }
-        nb::dict out;
-        out["route"] = to_string(plan.route);
-        out["reason"] = plan.reason;
-        out["method"] = method;
-        if (value.lower_is_finite()) out["epsilon"] = interval(value);
-        else out["epsilon"] = nb::make_tuple(infinity(), infinity());
-        return out;
-      },
-      nb::arg("mechanisms"), nb::arg("times"), nb::arg("delta"), nb::arg("precision") = 128,
-      nb::arg("max_memory") = default_memory_budget, nb::arg("direction") = "both",
-      "The least epsilon at delta of the composition of mechanisms[i] used times[i] times, certified, along the\n"
-      "planner's route: {'route', 'reason', 'method', 'epsilon': (lo, hi)} ((inf, inf) when no finite epsilon).");
-  m.def(
-      "_composition_delta",
-      [composition](const std::vector<std::string>& mechanisms, const std::vector<unsigned long>& times, nb::handle epsilon,
-                    long precision, std::uint64_t max_memory, const std::string& direction) {
-        const NeighbourDirection dir = parse_direction(direction, "delta_at");
-        auto [comps, plan] = composition(mechanisms, times, max_memory);
-        const Rational e = read_profile_epsilon(to_string(rational(epsilon, "epsilon")), "epsilon");
-        Interval value;
-        {
-          nb::gil_scoped_release release;
-          value = ComposedPrivacy(comps, plan, precision).delta_at_epsilon(Interval(e, precision), dir);
-        }
-        nb::dict out;
-        out["route"] = to_string(plan.route);
-        out["reason"] = plan.reason;
-        out["delta"] = interval(value);
-        return out;
-      },
-      nb::arg("mechanisms"), nb::arg("times"), nb::arg("epsilon"), nb::arg("precision") = 128,
-      nb::arg("max_memory") = default_memory_budget, nb::arg("direction") = "both",
-      "delta(epsilon) of the composition, certified, along the planner's route: {'route', 'reason', 'delta': (lo, hi)}.");
+  m.attr("default_memory_budget") = default_memory_budget;
 
-  // A composition of mechanism specs and exact pairs, each optionally Poisson-subsampled, through the
-  // same planner (plan_composition: estimated under the memory budget, refused or rerouted like
+  // The one planner binding: a composition of mechanism specs and exact pairs, each optionally
+  // Poisson-subsampled, through the same planner (plan_composition: estimated under the memory budget, refused or rerouted like
   // `exactdp compose --pair FILE --sampling poisson:q=R`). components: (spec str | PrivacyLoss, times,
   // rate | None); rate as an exact string. Returns the planner's record with "epsilon" or "delta".
   m.def(
@@ -496,8 +433,9 @@ NB_MODULE(_core, m) {
         for (std::size_t i = 0; i < components.size(); ++i) {
           const auto& [what, times, rate] = components[i];
           const std::string where = "what[" + std::to_string(i) + "]";
-          if (times < 1 || times > 100000000)
-            throw Error("composition", "times", std::to_string(times), "must be an integer between 1 and 100000000");
+          if (times < 1 || times > max_composition_uses)
+            throw Error("composition", "times", std::to_string(times),
+                        "must be an integer between 1 and " + std::to_string(max_composition_uses));
           CompositionComponent c;
           if (nb::isinstance<nb::str>(what)) {
             const std::string text = nb::cast<std::string>(what);
@@ -528,10 +466,14 @@ NB_MODULE(_core, m) {
         if (!delta.is_none()) {
           const Rational d = read_delta(to_string(rational(delta, "delta")), "delta");
           Interval value;
+          std::string method;
           {
             nb::gil_scoped_release release;
-            value = ComposedPrivacy(comps, plan, precision).least_epsilon(d, dir);
+            const ComposedPrivacy law(comps, plan, precision);
+            value = law.least_epsilon(d, dir);
+            method = law.method();
           }
+          out["method"] = method;
           if (value.lower_is_finite()) out["epsilon"] = interval(value);
           else out["epsilon"] = nb::make_tuple(infinity(), infinity());
         } else {

@@ -14,7 +14,7 @@ from exactdp import _core
 
 
 def test_hundred_million_fold_rr_takes_the_binomial_route():
-    r = _core._composition_epsilon(["rr:lambda=3/2"], [100000000], "1e-5")
+    r = _core._composition_of(list(zip(["rr:lambda=3/2"], [100000000], [None])), delta="1e-5")
     assert r["route"] == "binomial"
     lo, hi = r["epsilon"]
     # mpmath: delta(8126243.96) > 1e-5 > delta(8126243.961)
@@ -25,20 +25,20 @@ def test_hundred_million_fold_rr_takes_the_binomial_route():
 def test_binomial_route_agrees_with_the_exact_route(k):
     exact = exactdp.PrivacyProfile(exactdp.parse_mechanism_spec("rr:lambda=7/4").exact_loss().self_compose(k))
     least = exact.least_lambda("1/1000")
-    r = _core._composition_epsilon(["rr:lambda=7/4"], [k], "1/1000", max_memory=1)  # too small for the exact route
+    r = _core._composition_of(list(zip(["rr:lambda=7/4"], [k], [None])), delta="1/1000", max_memory=1)  # too small for the exact route
     assert r["route"] == "binomial"
     lo, hi = r["epsilon"]
     mpmath.mp.dps = 50
     truth = mpmath.log(mpmath.mpf(least.numerator) / least.denominator)
     assert mpmath.mpf(lo.numerator) / lo.denominator <= truth <= mpmath.mpf(hi.numerator) / hi.denominator
-    d = _core._composition_delta(["rr:lambda=7/4"], [k], "1/2", max_memory=1)["delta"]
+    d = _core._composition_of(list(zip(["rr:lambda=7/4"], [k], [None])), epsilon="1/2", max_memory=1)["delta"]
     e = exact.delta_at_epsilon("1/2")
     assert d[0] <= e[1] and e[0] <= d[1]
 
 
 def test_floats_are_refused():
     with pytest.raises(TypeError):
-        _core._composition_epsilon(["rr:lambda=3/2"], [10], 1e-5)
+        _core._composition_of(list(zip(["rr:lambda=3/2"], [10], [None])), delta=1e-5)
 
 
 def test_undecided_check_carries_its_enclosure():

@@ -100,3 +100,22 @@ def test_grid_bracket_contains_the_gdp_value():
         exactdp.grid_bracket("gauss:sigma=1", times=10, delta=1e-5)
     with pytest.raises(exactdp.Error, match="grid brackets cover"):
         exactdp.grid_bracket("rr:lambda=2", times=10, delta="1e-5")
+
+
+def test_check_takes_the_adversary_class_of_the_command_line():
+    # Concurrent MP (spec/mechanisms/concurrent-mp.json) at lambda = 4: adaptive adversaries reach
+    # delta = 52/135, oblivious ones (a fixed message sequence) only 44/135 -- the values of
+    # `exactdp profile concurrent-mp.json --lambda 4 --adversary adaptive|oblivious`. The law checked
+    # beside them: an oblivious adversary is an adaptive one, so its delta can never be larger, and the
+    # claim (ln 4, 44/135) separates the two classes.
+    spec = SPECS / "concurrent-mp.json"
+    adaptive = exactdp.check(spec, lam=4, delta=F(44, 135))
+    assert adaptive["verdict"] == "refuted" and adaptive["adversary"] == "adaptive" and adaptive["delta"] == F(52, 135)
+    oblivious = exactdp.check(spec, lam=4, delta=F(44, 135), adversary="oblivious")
+    assert oblivious["verdict"] == "holds" and oblivious["adversary"] == "oblivious" and oblivious["delta"] == F(44, 135)
+    assert oblivious["delta"] <= adaptive["delta"]
+    # sequential adversaries of a concurrent composition reach the adaptive value (THEOREMS.md E.7)
+    sequential = exactdp.check(spec, lam=4, delta=F(52, 135), adversary="sequential")
+    assert sequential["verdict"] == "holds" and sequential["delta"] == F(52, 135)
+    with pytest.raises(exactdp.Error, match="clairvoyant"):
+        exactdp.check(spec, lam=4, adversary="clairvoyant")

@@ -3,6 +3,8 @@
 // package; reading claims and writing the report is exactdp/io/claims.hpp).
 #include "commands.hpp"
 
+#include "exactdp/accounting/composition_plan.hpp"
+#include "exactdp/core/limits.hpp"
 #include "exactdp/io/claims.hpp"
 #include "exactdp/numeric/interval.hpp"
 #include "exactdp/numeric/rational.hpp"
@@ -82,6 +84,14 @@ std::string render_audit_text(const json& report) {
 
 }  // namespace
 
+void add_planner_memory_option(CLI::App* cmd, std::uint64_t& max_memory_mib) {
+  cmd->add_option("--max-memory", max_memory_mib,
+                  "The composition planner's memory budget for one composed privacy-loss distribution, in MiB; a route "
+                  "estimated above it is replaced by a cheaper certified one (default " +
+                      std::to_string(default_memory_budget >> 20) + "; not the game engine's budget)")
+      ->check(CLI::Range(std::uint64_t{1}, limits::max_memory_budget_mib));
+}
+
 std::function<int()> add_audit(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "audit",
@@ -101,10 +111,7 @@ std::function<int()> add_audit(CLI::App& app) {
   auto resolution = std::make_shared<unsigned>(AuditOptions{}.grid_resolution_max);
   auto budget = std::make_shared<std::size_t>(AuditOptions{}.grid_point_budget);
   auto max_memory_mib = std::make_shared<std::uint64_t>(default_memory_budget >> 20);
-  cmd->add_option("--max-memory", *max_memory_mib,
-                  "Memory budget in MiB of a composed privacy-loss distribution; above it the exact composition is "
-                  "skipped for a certified route (default 1024)")
-      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 30));
+  add_planner_memory_option(cmd, *max_memory_mib);
   cmd->add_option("--grid-resolution", *resolution,
                   "Grid brackets (subsampled Gaussian, k-fold Laplace): the highest resolution tried, in grid points per "
                   "standard deviation of the privacy loss (4, 8, ... up to this until decided; each doubling narrows the "

@@ -1,6 +1,8 @@
 // The subcommands of the exactdp program.
 #pragma once
 
+#include "exactdp/game/engine.hpp"
+
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
@@ -32,13 +34,21 @@ bool is_mechanism_spec_file(const std::string& path);
 struct SpecProfileRequest {
   std::vector<std::string> lambdas, deltas, alphas;
   unsigned horizon = 0;  ///< 0: the spec's own horizon
-  std::uint64_t max_nodes = 50'000'000;  ///< EngineOptions::max_nodes
-  std::uint64_t max_memory_mib = 8192;   ///< EngineOptions::max_bytes in MiB
+  std::uint64_t max_nodes = default_engine_max_nodes;                 ///< EngineOptions::max_nodes
+  std::uint64_t max_memory_mib = default_engine_memory_budget >> 20;  ///< EngineOptions::max_bytes in MiB
   unsigned threads = 0;                  ///< EngineOptions::threads (0: all cores)
   bool json_output = false, stats = false;
   std::string adversary = "adaptive";  ///< adaptive | oblivious | sequential
   std::string plot;                    ///< --plot FILE (.png or .svg), empty: no figure
 };
+
+/// Registers `--max-nodes` and `--max-memory` (MiB) of the game engine on @p cmd (check, profile):
+/// the help says which budget the flag bounds and its default (game/engine.hpp).
+void add_engine_limit_options(CLI::App* cmd, std::uint64_t& max_nodes, std::uint64_t& max_memory_mib,
+                              const std::string& scope = "");
+/// Registers `--max-memory` (MiB) of the composition planner on @p cmd (compose, audit), bound to
+/// @p max_memory_mib, default default_memory_budget (accounting/composition_plan.hpp).
+void add_planner_memory_option(CLI::App* cmd, std::uint64_t& max_memory_mib);
 
 /// Runs the game engine on a mechanism spec file and prints its profile report; returns the exit code.
 int profile_mechanism_spec(const std::string& path, const SpecProfileRequest& request);

@@ -182,12 +182,9 @@ std::function<int()> add_compose(CLI::App& app) {
   auto* mech_opt = cmd->add_option("--mechanism,-m", *mechanisms, "A library mechanism SPEC (repeatable)");
   auto* pair_opt = cmd->add_option("--pair", *pairs, "A JSON file with a pair of distributions {\"P\": {...}, \"Q\": {...}} (repeatable)");
   auto* times_opt = cmd->add_option("--times,-k", *times, "Number of uses of the preceding mechanism (default 1)")
-                        ->check(CLI::Range(1ul, 100000000ul));
+                        ->check(CLI::Range(1ul, max_composition_uses));
   cmd->add_flag("--force", *force, "Compose exactly whenever the tables are rational, even above the memory budget");
-  cmd->add_option("--max-memory", *max_memory_mib,
-                  "Memory budget in MiB of a composed privacy-loss distribution (exact or certified); above it the "
-                  "planner takes a closed form or the Renyi route (default 1024)")
-      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 30));
+  add_planner_memory_option(cmd, *max_memory_mib);
   auto samplings = std::make_shared<std::vector<std::string>>();
   auto* sampling_opt = cmd->add_option("--sampling", *samplings,
                                        "poisson:q=R: Poisson subsampling at rate R of the preceding mechanism (exact tables only; "
@@ -220,15 +217,12 @@ std::function<int()> add_compose(CLI::App& app) {
       } else if (o == sampling_opt) {
         const std::string& text = (*samplings)[si++];
         if (comps.empty()) throw Error("--sampling", "", text, "--sampling must follow a --mechanism or --pair");
-        const std::string prefix = "poisson:q=";
-        if (text.rfind(prefix, 0) != 0) throw Error("--sampling", "", text, "expected poisson:q=R with 0 < R <= 1");
         Rational rate;
         try {
-          rate = parse_rational(text.substr(prefix.size()), "q");
+          rate = parse_sampling_rate(text);
         } catch (const Error& e) {
-          throw Error("--sampling", "q", text, e.why());
+          throw e.in("--sampling");
         }
-        if (sgn(rate) <= 0 || rate > 1) throw Error("--sampling", "q", text, "the sampling rate must lie in (0, 1]");
         Component& c = comps.back();
         const std::string source = c.source;
         c = poisson_subsampled(std::move(c), rate, false, "--sampling");
@@ -294,8 +288,7 @@ std::function<int()> add_profile(CLI::App& app) {
   cmd->add_option("FILE", *file, "A pair file or a mechanism spec file")->required();
   add_query_options(cmd, *opts);
   cmd->add_option("--horizon", game->horizon, "(mechanism specs) rounds to play; default: the spec's horizon");
-  cmd->add_option("--max-nodes", game->max_nodes, "(mechanism specs) refuse games with more distinct belief pairs");
-  cmd->add_option("--max-memory", game->max_memory_mib, "(mechanism specs) the engine's memory budget in MiB (default 8192)");
+  add_engine_limit_options(cmd, game->max_nodes, game->max_memory_mib, "(mechanism specs) ");
   cmd->add_option("--threads", game->threads, "(mechanism specs) worker threads of the search (default 0: all cores)");
   cmd->add_flag("--stats", game->stats, "(mechanism specs) print engine statistics");
   cmd->add_option("--adversary", game->adversary, "(mechanism specs) adaptive (default), oblivious or sequential");

@@ -5,6 +5,7 @@
 
 #include "exactdp/accounting/claim_check.hpp"
 #include "exactdp/core/error.hpp"
+#include "exactdp/core/limits.hpp"
 #include "exactdp/game/engine.hpp"
 #include "exactdp/io/check_report.hpp"
 #include "exactdp/io/game_json.hpp"
@@ -77,6 +78,21 @@ void print_progress(const EngineProgress& p) {
   std::cerr << os.str() << std::endl;
 }
 
+}  // namespace
+
+void add_engine_limit_options(CLI::App* cmd, std::uint64_t& max_nodes, std::uint64_t& max_memory_mib, const std::string& scope) {
+  const std::string the = scope.empty() ? "The" : scope + "the";
+  cmd->add_option("--max-nodes", max_nodes,
+                  the + " game engine's limit on distinct belief pairs (memo entries); a larger game is refused "
+                          "(default " + std::to_string(default_engine_max_nodes) + ")");
+  cmd->add_option("--max-memory", max_memory_mib,
+                  the + " game engine's memory budget for its memo, in MiB; a larger game is refused (default " +
+                      std::to_string(default_engine_memory_budget >> 20) + "; not the composition planner's budget)")
+      ->check(CLI::Range(std::uint64_t{1}, limits::max_memory_budget_mib));
+}
+
+namespace {
+
 EngineOptions engine_options(unsigned horizon, std::uint64_t max_nodes, std::uint64_t max_memory_mib, unsigned threads) {
   EngineOptions o;
   if (horizon > 0) o.horizon = horizon;
@@ -92,7 +108,7 @@ struct CheckRequest {
   std::string file, adversary = "adaptive";
   GameClaimText claim;
   unsigned horizon = 0;
-  std::uint64_t max_nodes = 50'000'000, max_memory_mib = 8192;
+  std::uint64_t max_nodes = default_engine_max_nodes, max_memory_mib = default_engine_memory_budget >> 20;
   unsigned threads = 0;
   Precision max_precision = ClaimCheckOptions{}.max_precision;
   bool json_output = false, stats = false;
@@ -183,8 +199,7 @@ std::function<int()> add_check(CLI::App& app) {
   ra->needs(re);
   re->needs(ra);
   cmd->add_option("--horizon", o->horizon, "Rounds to play (default: the spec's horizon)");
-  cmd->add_option("--max-nodes", o->max_nodes, "Refuse games with more distinct belief pairs than this");
-  cmd->add_option("--max-memory", o->max_memory_mib, "The engine's memory budget in MiB (default 8192)");
+  add_engine_limit_options(cmd, o->max_nodes, o->max_memory_mib);
   cmd->add_option("--max-precision", o->max_precision,
                   "Bits of e^ε (and of the RDP comparison) beyond which a claim is reported undecided (default 4096)")
       ->check(CLI::Range(64l, 1l << 20));

@@ -414,3 +414,23 @@ def test_laplace_twofold_bracket_contains_the_integral(tmp_path):
     lo, hi = (mpmath.mpf(r["c"]["true_delta"][k]) for k in ("lo", "hi"))
     assert lo - mpmath.mpf("1e-8") <= total <= hi + mpmath.mpf("1e-8")  # quadrature tolerance on the integral
     assert hi - lo < mpmath.mpf("0.02")
+
+
+@pytest.mark.parametrize("text, words", [
+    ("poisson:q=0", "the sampling rate q must lie in (0, 1]"),
+    ("poisson:q=3/2", "the sampling rate q must lie in (0, 1]"),
+    ("uniform:q=1/2", "expected poisson:q=R (Poisson subsampling at rate R, 0 < R <= 1)"),
+    ("poisson:q=x", "poisson:q=x"),
+])
+def test_compose_and_audit_read_a_sampling_spec_alike(tmp_path, text, words):
+    # one reader (parse_sampling_rate, accounting/mechanism_spec.hpp) behind both front ends: the
+    # same reason, anchored at --sampling on the command line and at the JSON pointer in a claims file
+    c = {"id": "c", "mechanism": "rr:lambda=3", "delta": "1e-5", "claimed_epsilon": "1", "sampling": text}
+    a = audit(tmp_path, {"format": "exactdp-claims/1", "claims": [c]})
+    p = subprocess.run([EXE, "compose", "--mechanism", "rr:lambda=3", "--sampling", text], capture_output=True, text=True,
+                       timeout=60)
+    assert a.returncode == 2 and p.returncode == 2
+    assert words in a.stderr and words in p.stderr
+    assert "/claims/0/sampling" in a.stderr and "--sampling" in p.stderr
+    reason = lambda err: err.strip().splitlines()[-1].rsplit(": ", 1)[-1]
+    assert reason(a.stderr) == reason(p.stderr)

@@ -27,7 +27,7 @@
 #include "exactdp/divergence/direction.hpp"
 #include "exactdp/divergence/hockey_stick.hpp"
 #include "exactdp/divergence/privacy_loss.hpp"
-#include "exactdp/mechanism/certified_loss.hpp"
+#include "exactdp/divergence/privacy_loss.hpp"
 #include "exactdp/numeric/interval.hpp"
 #include "exactdp/numeric/rational.hpp"
 
@@ -39,11 +39,17 @@
 
 namespace exactdp {
 
-/// The memory budget of a composition, in bytes: 1 GiB. The one constant behind the planner;
-/// `--max-memory` (MiB) of `exactdp compose` and `exactdp audit`, and `max_memory` in Python,
-/// override it. (An exact composition estimated above it is also slow: its masses carry
-/// thousands of digits per atom.)
+/// The composition planner's memory budget, in bytes: 1 GiB. The one constant behind the planner
+/// (compose, audit, Python's epsilon_at/delta_at/compose, the theorem checks); `--max-memory` (MiB)
+/// of `exactdp compose` and `exactdp audit`, and `max_memory` (bytes) in Python, override it. It
+/// bounds the estimated size of one composed privacy-loss distribution; a route above it is not
+/// refused but replaced by a cheaper certified one, so the budget is small (an exact composition
+/// estimated above it is also slow: its masses carry thousands of digits per atom). It is not the
+/// game engine's memo budget (game/engine.hpp, default_engine_memory_budget, 8 GiB): the engine
+/// has no cheaper route and refuses a game above its budget, so the two defaults differ.
 inline constexpr std::uint64_t default_memory_budget = std::uint64_t{1} << 30;
+/// The most uses of one component a front end accepts (`compose --times`, Python's `times`).
+inline constexpr unsigned long max_composition_uses = 100000000;
 
 /// One component of a composition: a library mechanism (spec) or an exact pair, used `times`
 /// times. A Poisson-subsampled component with exact tables is carried as its subsampled pair;

@@ -188,6 +188,21 @@ std::string to_string(MechanismFamily family) { return info(family).name; }
 
 // ------------------------------------------------------------------ parsing
 
+Rational parse_sampling_rate(std::string_view text) {
+  constexpr std::string_view prefix = "poisson:q=";
+  const std::string value(text);
+  if (text.substr(0, prefix.size()) != prefix)
+    throw Error("", "", value, "expected poisson:q=R (Poisson subsampling at rate R, 0 < R <= 1)");
+  Rational q;
+  try {
+    q = parse_rational(text.substr(prefix.size()), "q");
+  } catch (const Error& e) {
+    throw Error("", "q", value, e.why());
+  }
+  if (sgn(q) <= 0 || q > 1) throw Error("", "q", value, "the sampling rate q must lie in (0, 1]");
+  return q;
+}
+
 MechanismSpec parse_mechanism_spec(std::string_view text) {
   text = trim(text);
   const auto colon = text.find(':');

@@ -30,7 +30,7 @@
 
 #include "exactdp/divergence/direction.hpp"
 #include "exactdp/divergence/privacy_loss.hpp"
-#include "exactdp/mechanism/certified_loss.hpp"
+#include "exactdp/divergence/privacy_loss.hpp"
 #include "exactdp/numeric/interval.hpp"
 #include "exactdp/numeric/privacy_parameter.hpp"
 #include "exactdp/numeric/rational.hpp"
@@ -178,5 +178,14 @@ private:
 ///    sensitivity not a positive integer (or above max_table_outcomes), a continuous
 ///    sensitivity, b, σ or σ² not positive.
 MechanismSpec parse_mechanism_spec(std::string_view text);
+
+/// Parses a sampling spec "poisson:q=R" (Poisson subsampling at rate R, 0 < R ≤ 1, an exact number
+/// as parse_rational reads it) and returns R. The one reader behind `exactdp compose --sampling`
+/// and the claims' "sampling" field.
+///
+/// Errors are exactdp::Error with an empty `where` (the caller anchors them with Error::in), the
+/// whole text as value, and field "" for a text not of the form poisson:q=…, else field "q" (an
+/// unparsable number: parse_rational's reason; a rate outside (0, 1]).
+Rational parse_sampling_rate(std::string_view text);
 
 }  // namespace exactdp

@@ -806,26 +806,14 @@ GridBracket grid_epsilon_at_delta(const ContinuousPair& pair, unsigned long k, c
   if (sgn(delta) <= 0 || delta > 1) throw Error("grid bracket", "delta", to_string(delta), "must lie in (0, 1]");
   const Laws l = composed_laws(pair, k, options);
   const Precision p = options.precision;
-  GridBracket out{Interval(), l.step, l.final_step, l.points, options.resolution};
   const bool remove = options.direction != NeighbourDirection::add, add = options.direction != NeighbourDirection::remove;
   // a direction not asked contributes ε = 0 (the max ignores it)
   auto e = [&](const GridLaw& a, bool wanted) {
     return wanted ? grid_least_epsilon(a, step_of(a, p), delta, p) : std::optional(Rational(0));
   };
-  const auto lo_r = e(l.remove_lower, remove), lo_a = e(l.add_lower, add);
-  if (!lo_r || !lo_a) {  // a lower law's mass at +∞ exceeds δ: so does the truth's
-    out.value = Interval::infinity(p);
-    return out;
-  }
-  const Rational eps_lo = std::max(*lo_r, *lo_a);
-  const auto hi_r = e(l.remove_upper, remove), hi_a = e(l.add_upper, add);
-  if (!hi_r || !hi_a) {
-    out.value = Interval::at_least(eps_lo, p);
-    return out;
-  }
-  const Rational eps_hi = std::max({*hi_r, *hi_a, eps_lo});
-  out.value = Interval::hull(eps_lo, eps_hi, p);
-  return out;
+  return {least_epsilon_bracket({e(l.remove_lower, remove), e(l.add_lower, add)},
+                                {e(l.remove_upper, remove), e(l.add_upper, add)}, p),
+          l.step, l.final_step, l.points, options.resolution};
 }
 
 GridBracket intersect(const GridBracket& coarser, const GridBracket& finer) {

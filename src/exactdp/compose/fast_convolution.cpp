@@ -3,6 +3,7 @@
 #include "exactdp/compose/fast_convolution.hpp"
 
 #include "exactdp/core/error.hpp"
+#include "exactdp/divergence/functionals.hpp"
 #include "exactdp/numeric/directed_rounding.hpp"
 
 #include <algorithm>
@@ -155,114 +156,48 @@ Rational grid_hockey_stick(const GridLossLaw& law, const Interval& step, const R
   return Rational(h);
 }
 
-namespace {
-// Directed rounding in x87 extended precision (64-bit significand, exponent range about e^±11356),
-// for the suffix sums of grid_least_epsilon whose weights e^{(j_a − j)h} span thousands of nats.
-using Wide = long double;
-constexpr Wide kWideInf = std::numeric_limits<Wide>::infinity();
-Wide wide_up(Wide x) { return x == kWideInf ? x : std::nextafter(x, kWideInf); }
-Wide wide_down(Wide x) { return x > 0 ? std::nextafter(x, Wide(0)) : Wide(0); }
-Wide wide_sum_up(Wide a, Wide b) { return a + b == 0 ? Wide(0) : wide_up(a + b); }
-Wide wide_sum_down(Wide a, Wide b) { return wide_down(a + b); }
-Wide wide_prod_up(Wide a, Wide b) {
-  const Wide r = a * b;
-  if (r == 0) return a == 0 || b == 0 ? Wide(0) : std::numeric_limits<Wide>::denorm_min();
-  return wide_up(r);
+Interval least_epsilon_bracket(const std::array<std::optional<Rational>, 2>& lower,
+                               const std::array<std::optional<Rational>, 2>& upper, Precision precision) {
+  if (!lower[0] || !lower[1]) return Interval::infinity(precision);  // a lower law's mass at +∞ exceeds δ: so does the truth's
+  const Rational lo = std::max(*lower[0], *lower[1]);
+  if (!upper[0] || !upper[1]) return Interval::at_least(lo, precision);
+  return Interval::hull(lo, std::max({*upper[0], *upper[1], lo}), precision);
 }
-Wide wide_prod_down(Wide a, Wide b) { return wide_down(a * b); }
-}  // namespace
 
 std::optional<Rational> grid_least_epsilon(const GridLossLaw& law, const Interval& step, const Rational& delta,
                                            Precision precision) {
   if (sgn(delta) <= 0 || delta > 1) throw Error("grid_least_epsilon", "delta", to_string(delta), "must lie in (0, 1]");
-  const bool upper = law.side == BoundSide::upper;
-  const Interval di(delta, 64);
-  const double d_lo = lower_double(di), d_hi = upper_double(di);
-  // A: P-mass of the suffix (rounded towards the law's side); B′: its Q-mass scaled by e^{j_a h}
-  // (rounded the other way), j_a the anchor below
-  if (upper ? law.infinite_mass > d_lo : law.infinite_mass > d_hi) return std::nullopt;
-  double A = law.infinite_mass;
-  const long n = static_cast<long>(law.masses.size());
-  long a = n - 1;  // the anchor: the highest index whose suffix has A > δ (suffixes above it give λ ≤ 0)
-  for (; a >= 0; --a) {
-    const double m = law.masses[static_cast<std::size_t>(a)];
-    const double next = upper ? sum_up(A, m) : sum_down(A, m);
-    if (upper ? next > d_lo : next > d_hi) break;
-    A = next;
-  }
-  if (a < 0) return Rational(0);  // H_1 ≤ δ already: ε = 0
-  const Interval e = exp(step);   // e^{h}
-  const Wide g_lo = lower_double(e), g_hi = upper_double(e);
-  const Interval e_neg = exp(-step);  // e^{−h}
-  const Wide r_lo = lower_double(e_neg), r_hi = upper_double(e_neg);
-  // B′ of the skipped top part, Σ_{j > j_a} m_j e^{−(j − j_a)h}, bounded from both sides
-  Wide skip_lo = 0, skip_hi = 0;
-  {
-    Wide v_lo = r_lo, v_hi = r_hi;  // e^{−(j − j_a)h}
-    for (long i = a + 1; i < n; ++i) {
-      const Wide m = law.masses[static_cast<std::size_t>(i)];
-      if (m != 0) {
-        skip_lo = wide_sum_down(skip_lo, wide_prod_down(m, v_lo));
-        skip_hi = wide_sum_up(skip_hi, wide_prod_up(m, v_hi));
-      }
-      v_lo = wide_prod_down(v_lo, r_lo);
-      v_hi = wide_prod_up(v_hi, r_hi);
+  const Precision p = std::max<Precision>(precision, 64);  // the masses (doubles) are held exactly
+  // The law is a PLD whose atom at loss jh has P-mass m_j and Q-mass m_j e^{−jh}: its least λ is
+  // least_lambda_by_suffixes over the atoms from the top index down, the weights e^{−jh} advanced
+  // by one factor e^{h} per index.
+  Interval catastrophic = Interval::zero(p);
+  mpfi_set_d(catastrophic.get(), law.infinite_mass);
+  const Interval growth = exp(step);
+  long i = static_cast<long>(law.masses.size());
+  Interval weight = exp(-(Interval(law.offset + i, p) * step));  // e^{−jh} of the index above the top
+  const Interval lambda = least_lambda_by_suffixes(catastrophic, delta, p, [&](Interval& pm, Interval& qm) {
+    while (i > 0) {
+      --i;
+      weight *= growth;
+      const double m = law.masses[static_cast<std::size_t>(i)];
+      if (m == 0) continue;
+      mpfi_set_d(pm.get(), m);
+      mpfi_mul_d(qm.get(), weight.get(), m);
+      return true;
     }
+    return false;
+  });
+  // the law's own least λ lies in the enclosure: an upper law reports its upper end, a lower law
+  // its lower end (each on the law's side of the truth)
+  if (!lambda.lower_is_finite()) return std::nullopt;  // the mass at +∞ exceeds δ
+  if (law.side == BoundSide::upper) {
+    if (!lambda.upper_is_finite()) return std::nullopt;
+    const Rational hi = lambda.upper();
+    return hi <= 1 ? Rational(0) : log(Interval(hi, p)).upper();
   }
-  Wide WA = A, B = upper ? skip_lo : skip_hi;
-  Wide w_lo = 1, w_hi = 1;  // e^{(j_a − j)h} at the current j, from j = j_a down
-  Wide best = 0;            // max over suffixes of (A − δ)/B′, bounded towards the side
-  for (long i = a; i >= 0; --i) {
-    const Wide m = law.masses[static_cast<std::size_t>(i)];
-    if (m != 0) {
-      if (upper) {
-        WA = wide_sum_up(WA, m);
-        B = wide_sum_down(B, wide_prod_down(m, w_lo));
-        const Wide num = wide_up(WA - Wide(d_lo));
-        if (num > 0) {
-          if (!(B > 0)) return std::nullopt;
-          best = std::max(best, wide_up(num / B));
-        }
-      } else {
-        WA = wide_sum_down(WA, m);
-        B = wide_sum_up(B, wide_prod_up(m, w_hi));
-        const Wide num = wide_down(WA - Wide(d_hi));
-        if (num > 0 && B > 0 && B < kWideInf) best = std::max(best, wide_down(num / B));
-      }
-    }
-    w_lo = wide_prod_down(w_lo, g_lo);
-    w_hi = wide_prod_up(w_hi, g_hi);
-    if (w_hi == kWideInf) {
-      // beyond ~11000 nats below the anchor: a lower bound may ignore the rest; for an upper bound,
-      // every later suffix has A ≤ WA + total and B′ ≥ B (B′ only grows)
-      if (!upper) break;
-      if (!(B > 0)) return std::nullopt;
-      best = std::max(best, wide_up(wide_sum_up(WA, total(law)) / B));
-      break;
-    }
-  }
-  // λ = max(1, e^{j_a h}·best); ε = ln λ. best is converted exactly (a long double is dyadic).
-  const long ja = law.offset + a;
-  Rational best_q;
-  {
-    int ex = 0;
-    const Wide frac = std::frexp(best, &ex);  // best = frac·2^ex, frac ∈ [1/2, 1)
-    const auto mant = static_cast<unsigned long long>(std::ldexp(frac, 64));
-    mpz_class z;
-    mpz_import(z.get_mpz_t(), 1, -1, sizeof(mant), 0, 0, &mant);
-    best_q = Rational(z) * pow2(static_cast<long>(ex) - 64);
-  }
-  if (sgn(best_q) == 0) return Rational(0);
-  const Interval lam = exp(Interval(ja, precision) * step) * Interval(best_q, precision);
-  if (upper) {
-    if (!lam.upper_is_finite()) return std::nullopt;
-    const Rational l = lam.upper();
-    if (l <= 1) return Rational(0);
-    return log(Interval(l, precision)).upper();
-  }
-  const Rational l = lam.lower_is_finite() ? lam.lower() : Rational(0);
-  if (l <= 1) return Rational(0);
-  return std::max(Rational(0), log(Interval(l, precision)).lower());
+  const Rational lo = lambda.lower();
+  return lo <= 1 ? Rational(0) : log(Interval(lo, p)).lower();
 }
 
 // ---- one-use laws of a finite privacy-loss distribution ----------------------------------------
@@ -473,25 +408,10 @@ FastBracket delta_bracket(const Composed& c, const Rational& epsilon, Precision 
 
 FastBracket epsilon_bracket(const Composed& c, const Rational& delta, Precision precision, NeighbourDirection d) {
   const Interval& h = c.prepared.step;
-  FastBracket out{Interval(), h, c.prepared.lattice, c.points, c.prepared.resolution};
   // a direction not asked contributes ε = 0 (the max ignores it)
-  auto least = [&](int i) { return wanted(i, d) ? grid_least_epsilon(c.laws[i], h, delta, precision) : std::optional(Rational(0)); };
-  const auto lo_r = least(1);
-  const auto lo_a = least(3);
-  if (!lo_r || !lo_a) {  // a lower law's mass at +∞ exceeds δ: so does the truth's
-    out.value = Interval::infinity(precision);
-    return out;
-  }
-  const Rational lo = std::max(*lo_r, *lo_a);
-  const auto hi_r = least(0);
-  const auto hi_a = least(2);
-  if (!hi_r || !hi_a) {
-    out.value = Interval::at_least(lo, precision);
-    return out;
-  }
-  const Rational hi = std::max({*hi_r, *hi_a, lo});
-  out.value = Interval::hull(lo, hi, precision);
-  return out;
+  auto e = [&](int i) { return wanted(i, d) ? grid_least_epsilon(c.laws[i], h, delta, precision) : std::optional(Rational(0)); };
+  return {least_epsilon_bracket({e(1), e(3)}, {e(0), e(2)}, precision), h, c.prepared.lattice, c.points,
+          c.prepared.resolution};
 }
 
 bool narrow_enough(const Interval& v, const Rational& relative_width) {

@@ -28,11 +28,12 @@
 
 #include "exactdp/divergence/direction.hpp"
 #include "exactdp/divergence/privacy_loss.hpp"
-#include "exactdp/mechanism/certified_loss.hpp"
+#include "exactdp/divergence/privacy_loss.hpp"
 #include "exactdp/numeric/certified_convolution.hpp"
 #include "exactdp/numeric/interval.hpp"
 #include "exactdp/numeric/rational.hpp"
 
+#include <array>
 #include <cstddef>
 #include <optional>
 #include <vector>
@@ -79,6 +80,14 @@ Rational grid_hockey_stick(const GridLossLaw& law, const Interval& step, const R
 /// Precondition: 0 < δ ≤ 1.
 std::optional<Rational> grid_least_epsilon(const GridLossLaw& law, const Interval& step, const Rational& delta,
                                            Precision precision = default_precision);
+
+/// The bracket of the least ε of the symmetric profile max(H(P‖Q), H(Q‖P)) from grid_least_epsilon
+/// of both directions' lower laws (@p lower) and upper laws (@p upper): the least ε of the maximum
+/// is the larger of the two directions', so [max of the lower bounds, max of the upper bounds]. The
+/// point +∞ when a lower law has no finite ε (the truth has none either); upper end +∞ when an upper
+/// law has none. Used by the fast composition and amplification/grid_bracket.cpp alike.
+Interval least_epsilon_bracket(const std::array<std::optional<Rational>, 2>& lower,
+                               const std::array<std::optional<Rational>, 2>& upper, Precision precision);
 
 /// Options of the fast composition.
 struct FastCompositionOptions {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 namespace exactdp::limits {
 
@@ -28,5 +29,8 @@ inline constexpr unsigned long max_horizon = 100000;
 inline constexpr std::size_t max_rational_bits = 4096;
 /// Largest line accepted by a live session (`exactdp run`), in bytes.
 inline constexpr std::size_t max_session_line_bytes = std::size_t{1} << 16;
+/// Largest memory budget a front end accepts (`--max-memory`, the game engine's and the composition
+/// planner's alike), in MiB: 2^30 MiB = 1 PiB, so MiB → bytes cannot overflow.
+inline constexpr std::uint64_t max_memory_budget_mib = std::uint64_t{1} << 30;
 
 }  // namespace exactdp::limits

@@ -27,6 +27,7 @@
 #pragma once
 
 #include "exactdp/divergence/hockey_stick.hpp"
+#include "exactdp/divergence/neighbour_direction.hpp"
 #include "exactdp/divergence/piecewise_linear.hpp"
 #include "exactdp/numeric/extended_rational.hpp"
 #include "exactdp/numeric/interval.hpp"
@@ -38,12 +39,7 @@
 
 namespace exactdp {
 
-/// Which hockey-stick divergence of an oriented pair (P, Q) a question concerns (file comment).
-enum class NeighbourDirection {
-  both,    ///< max(H_λ(P‖Q), H_λ(Q‖P)): add-or-remove-one (the default)
-  remove,  ///< H_λ(P‖Q): the record present against absent
-  add      ///< H_λ(Q‖P): the record absent against present
-};
+// NeighbourDirection (both, remove, add) is declared in neighbour_direction.hpp; its meaning: file comment.
 
 /// "both", "remove", "add".
 std::string to_string(NeighbourDirection direction);

@@ -5,13 +5,17 @@
 /// Rational (verdicts), or a certified Interval (masses or parameters that are transcendental);
 /// MassTraits says what each type needs. Every routine that evaluates one of these functionals —
 /// the PLD of exact pairs (hockey_stick.hpp, renyi.hpp), the PLD with certified masses
-/// (mechanism/certified_loss.hpp), the leaves of the adversary game (game/search.hpp) — calls
-/// the term defined here, so a formula has one home.
+/// (divergence/privacy_loss.hpp), the leaves of the adversary game (game/search.hpp) — calls
+/// the term defined here, so a formula has one home. The inverse of the hockey-stick divergence,
+/// the least λ with H_λ ≤ δ, is here too (least_lambda_by_suffixes), for the certified PLD and the
+/// grid laws of the fast composition.
 #pragma once
 
 #include "exactdp/numeric/extended_rational.hpp"
 #include "exactdp/numeric/interval.hpp"
 #include "exactdp/numeric/rational.hpp"
+
+#include <mpfi.h>
 
 namespace exactdp {
 
@@ -74,6 +78,41 @@ inline Interval renyi_term(const Interval& p, const Interval& q, const Rational&
   }
   const Precision prec = std::max(p.precision(), q.precision());
   return pow(p, Interval(alpha, prec)) * pow(q, Interval(Rational(1 - alpha), prec));
+}
+
+/// The least λ ≥ 1 with H_λ(P‖Q) ≤ δ, certified, from the atoms of one direction (P, Q) taken from
+/// the largest likelihood ratio down (THEOREMS.md A.1). Since H_λ(P‖Q) = max(0, max over suffixes
+/// S of the ratio order of P(S) − λQ(S)), the least λ is max(1, max_S (P(S) − δ)/Q(S)) over the
+/// suffixes with Q(S) > 0, and +∞ when the catastrophic mass P(Q = 0) exceeds δ.
+///
+/// @p catastrophic encloses P(Q = 0); @p next(p, q) assigns the enclosed masses of the next atom
+/// of finite ratio and returns false after the last. Returns the point +∞ when the catastrophic
+/// mass certainly exceeds δ, and an interval with upper end +∞ when it cannot be told apart from δ
+/// or a Q-mass that matters is not certainly positive (underflow) at @p precision. Written once for
+/// the PLD with certified masses (CertifiedLoss::least_epsilon) and the grid laws of the fast
+/// composition (compose/fast_convolution.hpp, grid_least_epsilon).
+template <class Next>
+Interval least_lambda_by_suffixes(const Interval& catastrophic, const Rational& delta, Precision precision, Next&& next) {
+  const Interval d(delta, precision);
+  Interval p_sum = catastrophic, q_sum = Interval::zero(precision), excess = catastrophic - d;
+  if (mpfi_is_strictly_pos(excess.get())) return Interval::infinity(precision);
+  const bool catastrophic_undecided = !(catastrophic.upper_is_finite() && catastrophic.upper() <= delta);
+  Interval best(1L, precision), p = Interval::zero(precision), q = Interval::zero(precision);
+  while (next(p, q)) {
+    p_sum += p;
+    q_sum += q;
+    excess = p_sum;
+    excess -= d;
+    // a suffix with P(S) ≤ δ gives (P(S) − δ)/Q(S) ≤ 0 < best: it cannot matter, whatever Q(S) is
+    if (mpfi_is_nonpos(excess.get())) continue;
+    if (!mpfi_is_strictly_pos(q_sum.get())) return Interval::at_least(best.lower(), precision);  // underflowed Q-mass
+    excess /= q_sum;
+    // best = max(best, excess), endpoint by endpoint, rounded outward into best's precision
+    mpfr_max(&best.get()->left, &best.get()->left, &excess.get()->left, MPFR_RNDD);
+    mpfr_max(&best.get()->right, &best.get()->right, &excess.get()->right, MPFR_RNDU);
+  }
+  if (catastrophic_undecided) return Interval::at_least(best.lower(), precision);
+  return best;
 }
 
 }  // namespace exactdp

@@ -18,10 +18,7 @@ std::pair<Rational, Rational> hockey_stick_event(const PrivacyLoss& loss, const 
   return {p, q};
 }
 
-Rational hockey_stick(const PrivacyLoss& loss, const Rational& lambda) {
-  if (sgn(lambda) < 0) throw Error("", "lambda", to_string(lambda), "the hockey-stick parameter must be non-negative");
-  return hockey_stick_sum(loss.atoms(), lambda);  // Σ (p − λq)⁺ (functionals.hpp)
-}
+Rational hockey_stick(const PrivacyLoss& loss, const Rational& lambda) { return loss.hockey_stick(lambda); }
 
 PiecewiseLinear directional_profile(const PrivacyLoss& loss) {
   // Walking the ratios downwards, the active set grows by one atom at each ratio r:

@@ -17,8 +17,10 @@ ExtendedRational ratio_of(const Rational& p, const Rational& q) {
 
 }  // namespace
 
-PrivacyLoss PrivacyLoss::from_masses(const std::vector<std::pair<Rational, Rational>>& masses,
-                                     const std::string& context) {
+using Traits = LossTraits<Rational>;
+
+std::vector<LossAtom> Traits::atoms_of_masses(const std::vector<std::pair<Rational, Rational>>& masses,
+                                              const std::string& context) {
   Rational sp, sq;
   std::vector<LossAtom> atoms;
   atoms.reserve(masses.size());
@@ -33,43 +35,18 @@ PrivacyLoss PrivacyLoss::from_masses(const std::vector<std::pair<Rational, Ratio
   }
   if (sp != 1) throw Error(context, "P total", to_string(sp), "masses must sum to exactly 1");
   if (sq != 1) throw Error(context, "Q total", to_string(sq), "masses must sum to exactly 1");
-  return normalise(std::move(atoms));
+  return atoms;
 }
 
-PrivacyLoss PrivacyLoss::identity() { return PrivacyLoss({{ExtendedRational(1), Rational(1), Rational(1)}}); }
-
-PrivacyLoss PrivacyLoss::normalise(std::vector<LossAtom> atoms) {
-  std::sort(atoms.begin(), atoms.end(), [](const LossAtom& a, const LossAtom& b) { return a.ratio < b.ratio; });
-  std::vector<LossAtom> merged;
-  merged.reserve(atoms.size());
-  for (auto& a : atoms) {
-    if (!merged.empty() && merged.back().ratio == a.ratio) {
-      merged.back().p += a.p;
-      merged.back().q += a.q;
-    } else {
-      merged.push_back(std::move(a));
-    }
-  }
-  return PrivacyLoss(std::move(merged));
+bool Traits::undefined_product(const Ratio& a, const Ratio& b) {
+  auto zero = [](const Ratio& r) { return r.is_finite() && sgn(r.value()) == 0; };
+  return (zero(a) && b.is_infinite()) || (a.is_infinite() && zero(b));
 }
 
-PrivacyLoss PrivacyLoss::swapped() const {
-  std::vector<LossAtom> out;
-  out.reserve(atoms_.size());
-  for (auto it = atoms_.rbegin(); it != atoms_.rend(); ++it) out.push_back({ratio_of(it->q, it->p), it->q, it->p});
-  return PrivacyLoss(std::move(out));  // ratios reverse their order under inversion: already sorted
-}
-
-PrivacyLoss compose(const PrivacyLoss& a, const PrivacyLoss& b) {
-  std::vector<LossAtom> out;
-  out.reserve(a.atoms_.size() * b.atoms_.size());
-  for (const auto& x : a.atoms_)
-    for (const auto& y : b.atoms_) {
-      Rational p = x.p * y.p, q = x.q * y.q;
-      if (sgn(p) == 0 && sgn(q) == 0) continue;  // 0·∞: an outcome impossible in both worlds
-      out.push_back({x.ratio * y.ratio, std::move(p), std::move(q)});
-    }
-  return PrivacyLoss::normalise(std::move(out));
+ExtendedRational Traits::inverse(const Ratio& r) {
+  if (r.is_infinite()) return ExtendedRational();
+  if (sgn(r.value()) == 0) return ExtendedRational::infinity();
+  return ExtendedRational(Rational(1 / r.value()));
 }
 
 namespace {
@@ -78,7 +55,7 @@ namespace {
 /// base exists ("lattice" losses: randomized response, discrete Laplace, and all their
 /// compositions). Found by the multiplicative Euclidean algorithm on the ratios (gcd of their
 /// logarithms); gives up after a bounded number of steps, which only costs the fast path.
-using Lattice = PrivacyLoss::Lattice;
+using Lattice = LossLattice;
 
 std::optional<Rational> multiplicative_gcd(Rational a, Rational b) {
   // For incommensurable ratios (e.g. 2 and 3) the quotients never reach equality and their
@@ -208,7 +185,12 @@ std::vector<LossAtom> lattice_power(const std::vector<LossAtom>& atoms, const La
 
 }  // namespace
 
-std::optional<PrivacyLoss::Lattice> PrivacyLoss::lattice() const { return find_lattice(atoms_); }
+std::optional<LossLattice> Traits::lattice(const std::vector<LossAtom>& atoms) { return find_lattice(atoms); }
+
+std::optional<std::vector<LossAtom>> Traits::lattice_power(const std::vector<LossAtom>& atoms, unsigned long k) {
+  if (auto lat = find_lattice(atoms)) return exactdp::lattice_power(atoms, *lat, k);
+  return std::nullopt;
+}
 
 PrivacyLoss poisson_subsample(const PrivacyLoss& loss, const Rational& q) {
   if (sgn(q) < 0 || q > 1) throw Error("poisson_subsample", "q", to_string(q), "the sampling rate must lie in [0, 1]");
@@ -219,33 +201,17 @@ PrivacyLoss poisson_subsample(const PrivacyLoss& loss, const Rational& q) {
   return PrivacyLoss::from_masses(masses, "Poisson-subsampled pair");
 }
 
-PrivacyLoss PrivacyLoss::self_compose(unsigned long k) const {
-  if (k >= 2)
-    if (auto lat = find_lattice(atoms_)) return PrivacyLoss(lattice_power(atoms_, *lat, k));
-  return self_compose_by_squaring(k);
-}
-
-std::size_t PrivacyLoss::self_compose_size_bound(unsigned long k) const {
+std::size_t Traits::self_compose_size_bound(const std::vector<LossAtom>& atoms, unsigned long k) {
   constexpr std::size_t cap = std::numeric_limits<std::size_t>::max();
   if (k == 0) return 1;
-  if (auto lat = find_lattice(atoms_)) {
+  if (auto lat = find_lattice(atoms)) {
     long lo = 0, hi = 0;
     for (long e : lat->exponent) lo = std::min(lo, e), hi = std::max(hi, e);
     Integer n = Integer(hi - lo) * Integer(k) + 3;
     return n.fits_ulong_p() ? n.get_ui() : cap;
   }
-  Integer n = binomial(k + atoms_.size() - 1, atoms_.size() - 1);
+  Integer n = binomial(k + atoms.size() - 1, atoms.size() - 1);
   return n.fits_ulong_p() ? n.get_ui() : cap;
-}
-
-PrivacyLoss PrivacyLoss::self_compose_by_squaring(unsigned long k) const {
-  PrivacyLoss result = identity(), base = *this;
-  while (k) {
-    if (k & 1) result = compose(result, base);
-    k >>= 1;
-    if (k) base = compose(base, base);
-  }
-  return result;
 }
 
 }  // namespace exactdp

@@ -47,6 +47,16 @@ struct EngineProgress {
   std::uint64_t estimate = 0;    ///< the up-front estimate of the memo entries (0 if none)
 };
 
+/// The game engine's default limit on distinct belief pairs (memo entries): EngineOptions::max_nodes,
+/// `--max-nodes` of `exactdp check` and `exactdp profile`.
+inline constexpr std::uint64_t default_engine_max_nodes = 50'000'000;
+/// The game engine's default memory budget for its memo, in bytes: 8 GiB (EngineOptions::max_bytes,
+/// `--max-memory` in MiB of `exactdp check` and `exactdp profile SPEC`). A game above it has no
+/// cheaper route, so it is refused: the budget is as large as a workstation allows. It is not the
+/// composition planner's budget (accounting/composition_plan.hpp, default_memory_budget), which
+/// bounds one composed privacy-loss distribution and has cheaper routes to fall back on.
+inline constexpr std::uint64_t default_engine_memory_budget = std::uint64_t(8) << 30;
+
 /// Limits, switches and hooks of a run, passed explicitly (STYLE.md: no globals).
 struct EngineOptions {
   /// Rounds to play; std::nullopt: the game's own horizon.
@@ -54,10 +64,10 @@ struct EngineOptions {
   /// Most distinct belief pairs (memo entries) a run may create; a game whose up-front estimate
   /// (estimate_game_size) exceeds it is refused before the search, and a run that reaches it is
   /// stopped, both with exactdp::GameTooLarge (`--max-nodes`).
-  std::uint64_t max_nodes = 50'000'000;
+  std::uint64_t max_nodes = default_engine_max_nodes;
   /// The memory budget of the memo in bytes, enforced like max_nodes on the estimate and during
-  /// the run (`--max-memory`, in MiB on the command line). Default 8 GiB.
-  std::uint64_t max_bytes = std::uint64_t(8) << 30;
+  /// the run (`--max-memory`, in MiB on the command line). Default default_engine_memory_budget.
+  std::uint64_t max_bytes = default_engine_memory_budget;
   /// Worker threads of the search; 0: all cores. Values and witnesses do not depend on it.
   unsigned threads = 0;
   /// Reduce the game before the search: merge mechanism states by horizon-bounded bisimulation,

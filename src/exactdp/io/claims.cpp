@@ -2,6 +2,7 @@
 
 #include "exactdp/io/json_reader.hpp"
 
+#include "exactdp/accounting/mechanism_spec.hpp"
 #include "exactdp/core/error.hpp"
 #include "exactdp/core/limits.hpp"
 #include "exactdp/divergence/direction.hpp"
@@ -66,16 +67,12 @@ ClaimComponent parse_component(const Json& c, const std::string& source, const s
 void parse_sampling(Claim& claim, const Json& v, const std::string& source, const std::string& at) {
   const std::string field = at + "/sampling";
   const std::string text = text_of(v, source, field);
-  const std::string prefix = "poisson:q=";
-  if (text.rfind(prefix, 0) != 0)
-    throw Error(source, field, text, "expected \"poisson:q=R\" (Poisson subsampling at rate R, 0 < R <= 1)");
   Rational q;
   try {
-    q = parse_rational(text.substr(prefix.size()), "q");
+    q = parse_sampling_rate(text);
   } catch (const Error& e) {
     throw Error(source, field, text, e.why());
   }
-  if (sgn(q) <= 0 || q > 1) throw Error(source, field, text, "the sampling rate q must lie in (0, 1]");
   if (claim.heterogeneous)
     throw Error(source, field, text, "sampling applies to a single \"mechanism\" (with \"times\"), not to \"mechanisms\"");
   if (claim.neighbouring == "replace-one")

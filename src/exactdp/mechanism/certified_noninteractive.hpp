@@ -8,7 +8,7 @@
 /// For rational λ (or r) use the exact tables of noninteractive.hpp instead.
 #pragma once
 
-#include "exactdp/mechanism/certified_loss.hpp"
+#include "exactdp/divergence/privacy_loss.hpp"
 #include "exactdp/numeric/interval.hpp"
 #include "exactdp/numeric/rational.hpp"
 
