@@ -330,6 +330,10 @@ LevelCounts first_levels_compiled(const CompiledGame& g, const Game& game, unsig
   return out;
 }
 
+/// Bounds of the compilation that re-measures a game over a limit on its unreduced estimate.
+constexpr double recheck_seconds = 3.0;
+constexpr std::uint64_t recheck_states = 1'000'000;
+
 /// Memory of one memo entry: header, key, value, a hash slot at load ≤ 3/4.
 constexpr double entry_overhead_bytes = 32 + 16 + 11;
 
@@ -384,12 +388,32 @@ Prepared prepare(const Game& game, const EngineOptions& options, const char* whe
       pr.estimate = p.estimate;
       options.progress(pr);
     };
-  p.game = compile_game(game, co);
   if (recheck) {
+    // the compilation that allows the second measurement is itself bounded (a few seconds, a
+    // million mechanism states): a game whose mechanism is too large to compile that fast is
+    // refused on the unreduced estimate, as before
+    struct Budget {};
+    const auto progress = co.on_depth;
+    const auto max_states = co.max_states;
+    co.max_states = std::min<std::uint64_t>(max_states, recheck_states);
+    co.on_depth = [&](unsigned depth, std::uint64_t states) {
+      if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > recheck_seconds) throw Budget{};
+      if (progress) progress(depth, states);
+    };
+    try {
+      p.game = compile_game(game, co);
+    } catch (const Budget&) {
+      refuse();
+    } catch (const GameTooLarge&) {
+      if (co.max_states == max_states) throw;
+      refuse();
+    }
     counts = first_levels_compiled(p.game, game, horizon);
     p.estimate = extrapolate(counts, horizon);
     refuse();
+    return p;
   }
+  p.game = compile_game(game, co);
   return p;
 }
 
