@@ -428,9 +428,10 @@ def solve_split(spec, lam, *, depth=2, horizon=0, tasks=None, grouping="contiguo
         n = max(1, min(len(frontier), tasks or 4 * ex.workers))
         if grouping == "contiguous":
             size = -(-len(frontier) // n)
-            batches = [frontier[i:i + size] for i in range(0, len(frontier), size)]
+            places = [list(range(i, min(i + size, len(frontier)))) for i in range(0, len(frontier), size)]
         else:
-            batches = [frontier[i::n] for i in range(n)]
+            places = [list(range(i, len(frontier), n)) for i in range(n)]
+        batches = [[frontier[k] for k in p] for p in places]
         digest = hashlib.sha256(text.encode()).hexdigest()[:16]
         job = [Task.of("subgame", {"spec": digest, "lambda": lam, "horizon": horizon, "depth": depth, "grouping": grouping,
                                    "batch": i, "of": len(batches)}, text, source, b, lam, horizon, max_nodes)
@@ -442,7 +443,10 @@ def solve_split(spec, lam, *, depth=2, horizon=0, tasks=None, grouping="contiguo
     failed = [r for r in out if isinstance(r, TaskError)]
     if failed:
         raise RuntimeError(f"solve_split: {len(failed)} of {len(out)} subgame tasks failed; first: {failed[0]}")
-    values = [tuple(v) for r in out for v in r["values"]]
+    values = [None] * len(frontier)  # back in frontier order, whatever the grouping
+    for p, r in zip(places, out):
+        for k, v in zip(p, r["values"]):
+            values[k] = tuple(v)
     fwd, bwd = _join_split_spec(text, source, horizon, depth, lam, values, max_nodes)
     return SplitResult(Fraction(fwd), Fraction(bwd), horizon, depth, len(frontier), top,
                        tuple(r["distinct_keys"] for r in out), tuple(r["nodes_visited"] for r in out))
