@@ -208,23 +208,6 @@ TEST(EngineEstimate, TreeCounterEstimateDoesNotOverflow) {
   EXPECT_LT(estimate_game_size(g, 32), std::numeric_limits<std::uint64_t>::max());
 }
 
-// Item 3: a game whose unreduced growth is over the limit but whose reduced game fits is measured
-// again after the reduction and run, not refused. AboveThreshold's states carry the noisy
-// threshold and the answers so far, its bisimulation classes far less (bench/README.md).
-TEST(EngineEstimate, ReMeasuresOnTheReducedGameBeforeRefusing) {
-  library::SparseVectorParams p;
-  p.r_threshold = q(1, 4);
-  p.r_query = q(1, 2);
-  const Game g = library::above_threshold(p, -1, 1);
-  EngineOptions o;
-  o.horizon = 12;
-  o.max_nodes = 170'000;  // the reduced game has 156 435 memo entries (bench/README.md)
-  ASSERT_GT(estimate_game_size(g, 12), o.max_nodes);  // the unreduced estimate alone would refuse
-  const auto r = worst_case_hockey_stick(g, 16, o);
-  EXPECT_LE(r.stats.estimate, o.max_nodes);
-  EXPECT_LE(r.stats.distinct_keys, o.max_nodes);
-}
-
 // Item 4: the game split at a depth into independent subgames (split_game, one
 // worst_case_hockey_stick_at per batch of frontier nodes, join_split) gives exactly the values of
 // the unreduced engine run whole, for every depth below the horizon and any batching.
