@@ -7,14 +7,23 @@
 //    horizon) and library AboveThreshold (3 margins) at growing query counts until one run takes
 //    over 60 s, each with its time, memo entries and memo bytes per entry.
 //
-// Run: build/rel/bench/exactdp_engine_scaling [--quick]  (--quick: the speed-up only).
+//  * --split: the game split into subgames (split_game, docs/scaling.md): for the svt-counter game
+//    at horizon 7 (or the argument), each split depth and number of batches, the memo entries summed over the
+//    batches (each solved with its own memo, as one Dask task) against one whole run's — the work
+//    the split duplicates — and the join checked equal to the whole run.
+//
+// Run: build/rel/bench/exactdp_engine_scaling [--quick | --split [H] | --above-threshold]  (--quick: the
+// speed-up only; --above-threshold: the AboveThreshold rows only, to 20 queries at most).
 // Benchmarks are not tests: this prints, it asserts only that the runs agree.
 #include "exactdp/game/engine.hpp"
 #include "exactdp/library/library.hpp"
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <vector>
+#include <algorithm>
 #include <ctime>
 #include <string>
 
@@ -65,13 +74,69 @@ double load_average() {
 
 }  // namespace
 
+int split_bench(const Game& svt, unsigned horizon) {
+  EngineOptions o;
+  o.horizon = horizon;
+  o.threads = 1;
+  const Timed whole = run(svt, 16, horizon, 1);
+  const auto& ws = whole.check.stats;
+  std::printf("svt-counter lambda 16, horizon %u, whole run: %llu memo entries, %llu nodes visited, %.2f s CPU\n\n", horizon,
+              static_cast<unsigned long long>(ws.distinct_keys), static_cast<unsigned long long>(ws.nodes_visited), whole.cpu);
+  std::printf("| depth | frontier | above | batches | grouping | entries summed over batches | duplication | largest batch | CPU s summed |\n"
+              "|---|---|---|---|---|---|---|---|---|\n");
+  for (unsigned depth = 1; depth <= 3; ++depth) {
+    const GameSplit split = split_game(svt, depth, o);
+    // one task per frontier node only while that is cheap: each task pays the mechanism's compilation
+    std::vector<std::size_t> counts{2, 8, 32};
+    if (split.frontier.size() <= 200) counts.push_back(split.frontier.size());
+    for (std::size_t batches : counts) {
+      if (batches > split.frontier.size()) continue;
+      for (int grouping = 0; grouping < (batches == split.frontier.size() ? 1 : 2); ++grouping) {
+        std::vector<std::vector<GameHistory>> groups(batches);
+        const std::size_t size = (split.frontier.size() + batches - 1) / batches;
+        for (std::size_t i = 0; i < split.frontier.size(); ++i) groups[grouping == 0 ? i / size : i % batches].push_back(split.frontier[i]);
+        std::uint64_t sum = 0, largest = 0;
+        std::vector<std::array<Rational, 2>> values(split.frontier.size());
+        const double c0 = process_cpu_seconds();
+        for (std::size_t b = 0; b < groups.size(); ++b) {
+          if (groups[b].empty()) continue;
+          const auto r = worst_case_hockey_stick_at(svt, groups[b], 16, o);
+          sum += r.stats.distinct_keys;
+          largest = std::max<std::uint64_t>(largest, r.stats.distinct_keys);
+          for (std::size_t k = 0; k < groups[b].size(); ++k) values[grouping == 0 ? b * size + k : k * batches + b] = r.values[k];
+        }
+        const double cpu = process_cpu_seconds() - c0;
+        const auto joined = join_split(svt, depth, 16, values, o);
+        if (joined.forward != whole.check.delta_forward || joined.backward != whole.check.delta_backward) {
+          std::printf("ERROR: the split at depth %u disagrees with the whole run\n", depth);
+          return 1;
+        }
+        std::printf("| %u | %zu | %llu | %zu | %s | %llu | %.2f | %llu | %.2f |\n", depth, split.frontier.size(),
+                    static_cast<unsigned long long>(split.top_nodes), batches, grouping == 0 ? "contiguous" : "round robin",
+                    static_cast<unsigned long long>(sum), static_cast<double>(sum) / static_cast<double>(ws.distinct_keys),
+                    static_cast<unsigned long long>(largest), cpu);
+        std::fflush(stdout);
+      }
+    }
+  }
+  return 0;
+}
+
 int main(int argc, char** argv) {
   const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
   library::SparseVectorParams p;
   p.r_threshold = Rational(1, 4);
   p.r_query = Rational(1, 2);
   const Game svt = library::svt_counter(p, {0, 1, 2});
+  if (argc > 1 && std::strcmp(argv[1], "--split") == 0) return split_bench(svt, argc > 2 ? static_cast<unsigned>(std::atoi(argv[2])) : 7);
 
+  const bool only_at = argc > 1 && std::strcmp(argv[1], "--above-threshold") == 0;
+  if (only_at) std::printf("| game | wall s | CPU s | memo entries | bytes/entry | verdict |\n|---|---|---|---|---|---|\n");
+  for (unsigned queries = 8; only_at; ++queries) {
+    const Timed t = run(library::above_threshold(p, -1, 1), 16, queries, 0);
+    row(("AboveThreshold lambda 16, " + std::to_string(queries) + " queries").c_str(), t);
+    if (t.wall > 60 || queries == 20) return 0;
+  }
   std::printf("load average before: %.2f (other processes share the cores; CPU time is the steadier figure)\n\n", load_average());
   // a first untimed run fills the mechanism's own step cache (library mechanisms compute their
   // kernels lazily), so both timed runs explore the same cached mechanism; best of three each

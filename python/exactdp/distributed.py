@@ -47,8 +47,8 @@ import uuid
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-__all__ = ["SERIAL", "Executor", "Task", "TaskError", "add_arguments", "decode", "encode", "executor_from_args",
-           "stable_key"]
+__all__ = ["SERIAL", "Executor", "SplitResult", "Task", "TaskError", "add_arguments", "decode", "encode",
+           "executor_from_args", "solve_split", "stable_key"]
 
 #: The ``scheduler`` value that runs every task in this process.
 SERIAL = "serial"
@@ -365,6 +365,91 @@ class Executor:
 
     def __exit__(self, *exc):
         self.close()
+
+
+# ------------------------------------------------------------------------------ one game split into subgames
+def _solve_subgames(text, source, histories, lam, horizon, max_nodes):
+    """One task of ``solve_split``: the values below a batch of frontier histories, one memo."""
+    from ._core import _hockey_stick_at_spec
+
+    values, distinct, visited, hits, memo_bytes = _hockey_stick_at_spec(text, source, histories, lam, horizon, max_nodes, 1)
+    return {"values": [list(v) for v in values], "distinct_keys": distinct, "nodes_visited": visited,
+            "cache_hits": hits, "memo_bytes": memo_bytes}
+
+
+@dataclass(frozen=True)
+class SplitResult:
+    """What ``solve_split`` found: sup_A H_λ in both directions (exact), and the cost of the split.
+
+    ``distinct_keys`` lists the memo entries of each task; their sum against the memo entries of one
+    whole run (``--stats``) is the work the split duplicates (belief pairs reachable below frontier
+    nodes of different tasks are solved in each)."""
+    forward: Fraction
+    backward: Fraction
+    horizon: int
+    depth: int
+    frontier: int          # distinct belief pairs at the split depth
+    top_nodes: int         # distinct belief pairs above it (solved by the client)
+    distinct_keys: tuple   # per task
+    nodes_visited: tuple   # per task
+
+    @property
+    def delta(self):
+        return max(self.forward, self.backward)
+
+
+def solve_split(spec, lam, *, depth=2, horizon=0, tasks=None, grouping="contiguous", scheduler=None, n_workers=None,
+                results=None, log=None, executor=None, max_nodes=50_000_000):
+    """sup_A H_λ (both directions, exact) of a spec's game, split after ``depth`` rounds into
+    independent subgames run as tasks (docs/scaling.md, "Split at a chosen depth").
+
+    ``spec``: a spec file's path or spec text. The client lists the distinct belief pairs after
+    ``depth`` rounds (the frontier), deals them into ``tasks`` batches (default: four per worker),
+    each batch a task that solves its subgames with one memo, and completes the backward induction
+    above the frontier from their exact values: the result equals ``exactdp check`` on the whole
+    game. ``grouping``: ``"contiguous"`` keeps frontier nodes in the order they were found (siblings
+    together: fewer belief pairs solved twice) or ``"hash"`` deals them round robin (even batches).
+    ``scheduler``/``n_workers``/``results``/``log`` as ``Executor`` (or pass ``executor``).
+    """
+    from ._core import _join_split_spec, _split_spec
+
+    if os.path.exists(spec):
+        with open(spec, encoding="utf-8") as f:
+            text, source = f.read(), str(spec)
+    else:
+        text, source = spec, "<spec text>"
+    if grouping not in ("contiguous", "hash"):
+        raise ValueError(f"solve_split: grouping {grouping!r} is neither 'contiguous' nor 'hash'")
+    lam = str(Fraction(lam))
+    horizon, frontier, top = _split_spec(text, source, horizon, depth, max_nodes)
+    own = executor is None
+    ex = executor or Executor(scheduler, n_workers=n_workers, results=results, log=log)
+    try:
+        n = max(1, min(len(frontier), tasks or 4 * ex.workers))
+        if grouping == "contiguous":
+            size = -(-len(frontier) // n)
+            places = [list(range(i, min(i + size, len(frontier)))) for i in range(0, len(frontier), size)]
+        else:
+            places = [list(range(i, len(frontier), n)) for i in range(n)]
+        batches = [[frontier[k] for k in p] for p in places]
+        digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+        job = [Task.of("subgame", {"spec": digest, "lambda": lam, "horizon": horizon, "depth": depth, "grouping": grouping,
+                                   "batch": i, "of": len(batches)}, text, source, b, lam, horizon, max_nodes)
+               for i, b in enumerate(batches)]
+        out = ex.run(_solve_subgames, job)
+    finally:
+        if own:
+            ex.close()
+    failed = [r for r in out if isinstance(r, TaskError)]
+    if failed:
+        raise RuntimeError(f"solve_split: {len(failed)} of {len(out)} subgame tasks failed; first: {failed[0]}")
+    values = [None] * len(frontier)  # back in frontier order, whatever the grouping
+    for p, r in zip(places, out):
+        for k, v in zip(p, r["values"]):
+            values[k] = tuple(v)
+    fwd, bwd = _join_split_spec(text, source, horizon, depth, lam, values, max_nodes)
+    return SplitResult(Fraction(fwd), Fraction(bwd), horizon, depth, len(frontier), top,
+                       tuple(r["distinct_keys"] for r in out), tuple(r["nodes_visited"] for r in out))
 
 
 # ------------------------------------------------------------------------------ command lines

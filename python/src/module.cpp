@@ -311,6 +311,64 @@ NB_MODULE(_core, m) {
       nb::arg("max_precision") = ClaimCheckOptions{}.max_precision, nb::arg("adversary") = "adaptive",
       "The verdict of `exactdp check SPEC --json` for spec text and an (ε, δ) claim (JSON text).");
 
+  // ---- the game split into independent subgames (issue 18 item 4; exactdp.distributed.solve_split).
+  // Histories travel as lists of (message of world 0, message of world 1, answer) ids, values as
+  // "p/q" strings: exact both ways.
+  m.def(
+      "_split_spec",
+      [](const std::string& text, const std::string& source, unsigned horizon, unsigned depth, std::uint64_t max_nodes) {
+        EngineOptions o;
+        if (horizon) o.horizon = horizon;
+        o.max_nodes = max_nodes;
+        const GameSplit s = split_game(parse_spec(text, source), depth, o);
+        std::vector<std::vector<std::vector<std::uint32_t>>> frontier;
+        for (const auto& h : s.frontier) {
+          auto& steps = frontier.emplace_back();
+          for (const auto& [pair, answer] : h) steps.push_back({pair.world0, pair.world1, answer});
+        }
+        return nb::make_tuple(s.horizon, frontier, s.top_nodes);
+      },
+      nb::arg("text"), nb::arg("source"), nb::arg("horizon"), nb::arg("depth"), nb::arg("max_nodes") = EngineOptions{}.max_nodes,
+      "split_game on spec text: (horizon, frontier histories, nodes above the frontier).");
+  m.def(
+      "_hockey_stick_at_spec",
+      [](const std::string& text, const std::string& source, const std::vector<std::vector<std::vector<std::uint32_t>>>& histories,
+         const std::string& lambda, unsigned horizon, std::uint64_t max_nodes, unsigned threads) {
+        EngineOptions o;
+        if (horizon) o.horizon = horizon;
+        o.max_nodes = max_nodes;
+        o.threads = threads;
+        std::vector<GameHistory> hs;
+        for (const auto& h : histories) {
+          auto& steps = hs.emplace_back();
+          for (const auto& st : h) {
+            if (st.size() != 3) throw Error("_hockey_stick_at_spec", "histories", std::to_string(st.size()) + " ids", "a step is (message 0, message 1, answer)");
+            steps.emplace_back(MessagePair{st[0], st[1]}, st[2]);
+          }
+        }
+        const auto r = worst_case_hockey_stick_at(parse_spec(text, source), hs, parse_rational(lambda, "lambda"), o);
+        std::vector<std::pair<std::string, std::string>> values;
+        for (const auto& v : r.values) values.emplace_back(to_string(v[0]), to_string(v[1]));
+        return nb::make_tuple(values, r.stats.distinct_keys, r.stats.nodes_visited, r.stats.cache_hits, r.stats.memo_bytes);
+      },
+      nb::arg("text"), nb::arg("source"), nb::arg("histories"), nb::arg("lambda"), nb::arg("horizon"),
+      nb::arg("max_nodes") = EngineOptions{}.max_nodes, nb::arg("threads") = 1,
+      "worst_case_hockey_stick_at on spec text: ([(forward, backward)], distinct keys, nodes visited, cache hits, memo bytes).");
+  m.def(
+      "_join_split_spec",
+      [](const std::string& text, const std::string& source, unsigned horizon, unsigned depth, const std::string& lambda,
+         const std::vector<std::pair<std::string, std::string>>& values, std::uint64_t max_nodes) {
+        EngineOptions o;
+        if (horizon) o.horizon = horizon;
+        o.max_nodes = max_nodes;
+        std::vector<std::array<Rational, 2>> vs;
+        for (const auto& [f, b] : values) vs.push_back({parse_rational(f, "values"), parse_rational(b, "values")});
+        const auto r = join_split(parse_spec(text, source), depth, parse_rational(lambda, "lambda"), vs, o);
+        return nb::make_tuple(to_string(r.forward), to_string(r.backward));
+      },
+      nb::arg("text"), nb::arg("source"), nb::arg("horizon"), nb::arg("depth"), nb::arg("lambda"), nb::arg("values"),
+      nb::arg("max_nodes") = EngineOptions{}.max_nodes, "join_split on spec text: (forward, backward) as \"p/q\" strings.");
+
   m.def(
       "grid_bracket",
       [](const std::string& mechanism, nb::handle times, nb::handle delta, nb::handle epsilon, nb::handle sampling_rate,

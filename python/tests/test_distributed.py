@@ -265,3 +265,26 @@ def test_theorem_table_on_the_cluster_equals_the_command(cluster, capsys):
     assert status == cmd.returncode
     mask = lambda t: re.sub(r"\d+\.\d\ds$", "<t>", t, flags=re.M)  # noqa: E731 - the time column
     assert mask(out) == mask(cmd.stdout) and len(out.splitlines()) > len(ids)
+
+
+# ------------------------------------------------------------------------------ one game split into subgames
+SVT = os.path.join(os.path.dirname(__file__), "..", "..", "spec", "mechanisms", "above-threshold.json")
+
+
+@pytest.mark.parametrize("depth,grouping", [(1, "contiguous"), (2, "hash"), (3, "contiguous")])
+def test_split_game_on_the_cluster_equals_the_whole_search(cluster, depth, grouping):
+    # second route: the same engine run on the whole game (the empty history is the root)
+    from exactdp._core import _hockey_stick_at_spec
+
+    text = open(SVT, encoding="utf-8").read()
+    (whole,), *_ = _hockey_stick_at_spec(text, SVT, [[]], "16", 5, 50_000_000, 1)
+    for scheduler in ("serial", cluster):
+        r = exactdp.distributed.solve_split(SVT, 16, depth=depth, horizon=5, tasks=3, grouping=grouping, scheduler=scheduler)
+        assert (r.forward, r.backward) == (F(whole[0]), F(whole[1]))
+        assert r.depth == depth and r.horizon == 5 and len(r.distinct_keys) <= 3
+        assert sum(r.distinct_keys) > 0
+
+
+def test_split_game_rejects_a_depth_at_the_horizon():
+    with pytest.raises(exactdp.Error):
+        exactdp.distributed.solve_split(SVT, 16, depth=5, horizon=5, scheduler="serial")

@@ -10,6 +10,8 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <limits>
 #include <memory>
 #include <string>
@@ -204,6 +206,53 @@ TEST(EngineEstimate, RefusesAnOversizedGameBeforeSearching) {
 TEST(EngineEstimate, TreeCounterEstimateDoesNotOverflow) {
   const Game g = library::binary_tree_counter(5, q(1, 2));
   EXPECT_LT(estimate_game_size(g, 32), std::numeric_limits<std::uint64_t>::max());
+}
+
+// Item 4: the game split at a depth into independent subgames (split_game, one
+// worst_case_hockey_stick_at per batch of frontier nodes, join_split) gives exactly the values of
+// the unreduced engine run whole, for every depth below the horizon and any batching.
+RC_GTEST_PROP(EngineSplit, SubgamesJoinToTheWholeGamesValues, ()) {
+  const Game g = random_game(*redundant_mechanism());
+  const Rational lambda = *rc::gen::element(Rational(1), q(3, 2), Rational(2), Rational(4));
+  const unsigned depth = *rc::gen::inRange(0u, g.horizon);
+  const auto whole = worst_case_hockey_stick(g, lambda, with(false, 1));
+  const GameSplit split = split_game(g, depth);
+  RC_ASSERT(split.depth == depth);
+  RC_ASSERT(split.horizon == g.horizon);
+  // batches of random sizes, each solved with its own memo (as one Dask task would)
+  const auto reduce = *rc::gen::arbitrary<bool>();
+  std::vector<std::array<Rational, 2>> values;
+  for (std::size_t i = 0; i < split.frontier.size();) {
+    const std::size_t n = std::min(split.frontier.size() - i, std::size_t(*rc::gen::inRange(1, 4)));
+    const std::vector<GameHistory> batch(split.frontier.begin() + long(i), split.frontier.begin() + long(i + n));
+    const auto r = worst_case_hockey_stick_at(g, batch, lambda, with(reduce, 1));
+    RC_ASSERT(r.values.size() == n);
+    for (const auto& v : r.values) values.push_back(v);
+    i += n;
+  }
+  const auto joined = join_split(g, depth, lambda, values);
+  RC_ASSERT(joined.forward == whole.forward);
+  RC_ASSERT(joined.backward == whole.backward);
+}
+
+TEST(EngineSplit, RejectsADepthAtTheHorizonAndAWrongValueCount) {
+  library::SparseVectorParams p;
+  p.r_threshold = q(1, 4);
+  p.r_query = q(1, 2);
+  const Game g = library::svt_counter(p, {0, 1, 2});
+  EngineOptions o;
+  o.horizon = 3;
+  EXPECT_THROW((void)split_game(g, 3, o), Error);
+  const GameSplit s = split_game(g, 1, o);
+  ASSERT_FALSE(s.frontier.empty());
+  EXPECT_EQ(s.top_nodes, 1u);  // the root
+  EXPECT_THROW((void)join_split(g, 1, 16, {}, o), Error);
+  // the frontier's values joined give the whole game's (a second route: the ordinary search)
+  const auto at = worst_case_hockey_stick_at(g, s.frontier, 16, o);
+  const auto joined = join_split(g, 1, 16, at.values, o);
+  const auto whole = worst_case_hockey_stick(g, 16, o);
+  EXPECT_EQ(joined.forward, whole.forward);
+  EXPECT_EQ(joined.backward, whole.backward);
 }
 
 }  // namespace

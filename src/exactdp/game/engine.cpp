@@ -10,6 +10,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 
 #include <sys/resource.h>
@@ -281,6 +282,58 @@ std::uint64_t extrapolate(const LevelCounts& c, unsigned horizon) {
   return total;
 }
 
+/// Exact memo-entry counts of the first levels of the *compiled* game, as the search will meet
+/// them: children by expand_action and canonicalise over the bisimulation classes, terminal nodes
+/// (valued in place) not counted. Used when the estimate on the unreduced game is over a limit:
+/// reductions can make the real game far smaller (AboveThreshold's unreduced game grows about
+/// tenfold a round, its classes under twofold), never larger.
+LevelCounts first_levels_compiled(const CompiledGame& g, const Game& game, unsigned horizon) {
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  auto terminal = [&](const Node& n) {
+    if (n.rounds == 0) return true;
+    if (g.reduced && (n.belief[0].empty() || n.belief[1].empty())) return true;
+    return g.kept_actions[n.rounds][n.sigma].empty();
+  };
+  LevelCounts out;
+  std::vector<Node> level(1);
+  Rational z;
+  root_node(game, g, horizon, level[0], z);
+  if (terminal(level[0])) level.clear();
+  out.keys.push_back(level.size());
+  std::vector<std::uint8_t> bytes;
+  std::vector<RawChild> raws;
+  for (unsigned t = 0; t + 1 < horizon && !level.empty(); ++t) {
+    if (level.size() > 20'000 || std::chrono::duration<double>(Clock::now() - start).count() > 0.4) break;
+    std::unordered_set<std::string> seen;
+    std::vector<Node> next;
+    std::uint64_t key_bytes = 0;
+    for (const Node& n : level)
+      for (std::uint32_t a : g.kept_actions[n.rounds][n.sigma]) {
+        expand_action(g, n, a, raws);
+        for (const RawChild& raw : raws) {
+          Node c;
+          canonicalise(raw, n.rounds - 1, g.verifier_next[n.sigma][a], c, z);
+          if (terminal(c)) continue;
+          bytes.clear();
+          encode_node(c, bytes);
+          if (seen.emplace(bytes.begin(), bytes.end()).second) {
+            key_bytes += bytes.size();
+            next.push_back(std::move(c));
+          }
+        }
+      }
+    out.keys.push_back(next.size());
+    if (!next.empty()) out.bytes_per_key = static_cast<double>(key_bytes) / static_cast<double>(next.size());
+    level = std::move(next);
+  }
+  return out;
+}
+
+/// Bounds of the compilation that re-measures a game over a limit on its unreduced estimate.
+constexpr double recheck_seconds = 3.0;
+constexpr std::uint64_t recheck_states = 1'000'000;
+
 /// Memory of one memo entry: header, key, value, a hash slot at load ≤ 3/4.
 constexpr double entry_overhead_bytes = 32 + 16 + 11;
 
@@ -297,14 +350,24 @@ Prepared prepare(const Game& game, const EngineOptions& options, const char* whe
   if (horizon == 0) throw Error(where, "horizon", "0", "the horizon must be at least 1");
   game.check_horizon(horizon);
   Prepared p;
-  const LevelCounts counts = first_levels(game, horizon);
+  LevelCounts counts = first_levels(game, horizon);
   p.estimate = extrapolate(counts, horizon);
-  if (p.estimate > options.max_nodes)
-    throw GameTooLarge(where, p.estimate, options.max_nodes, "distinct belief pairs (estimated from the growth of its first levels)");
-  const double bytes = static_cast<double>(p.estimate) * (counts.bytes_per_key + entry_overhead_bytes);
-  if (bytes > static_cast<double>(options.max_bytes))
-    throw GameTooLarge(where, bytes >= 1.8e19 ? std::numeric_limits<std::uint64_t>::max() : static_cast<std::uint64_t>(bytes), options.max_bytes,
-                       "bytes of memo (estimated from the growth of its first levels)", "max_bytes", "--max-memory");
+  auto over = [&] {
+    return p.estimate > options.max_nodes ||
+           static_cast<double>(p.estimate) * (counts.bytes_per_key + entry_overhead_bytes) > static_cast<double>(options.max_bytes);
+  };
+  auto refuse = [&] {
+    if (p.estimate > options.max_nodes)
+      throw GameTooLarge(where, p.estimate, options.max_nodes, "distinct belief pairs (estimated from the growth of its first levels)");
+    const double bytes = static_cast<double>(p.estimate) * (counts.bytes_per_key + entry_overhead_bytes);
+    if (bytes > static_cast<double>(options.max_bytes))
+      throw GameTooLarge(where, bytes >= 1.8e19 ? std::numeric_limits<std::uint64_t>::max() : static_cast<std::uint64_t>(bytes),
+                         options.max_bytes, "bytes of memo (estimated from the growth of its first levels)", "max_bytes", "--max-memory");
+  };
+  // the unreduced game bounds the reduced one from above; only when it is over a limit is the
+  // game compiled first and measured again as the search will meet it (below)
+  const bool recheck = over() && options.reduce;
+  if (!recheck) refuse();
   CompileOptions co;
   co.horizon = horizon;
   co.reduce = options.reduce;
@@ -325,6 +388,31 @@ Prepared prepare(const Game& game, const EngineOptions& options, const char* whe
       pr.estimate = p.estimate;
       options.progress(pr);
     };
+  if (recheck) {
+    // the compilation that allows the second measurement is itself bounded (a few seconds, a
+    // million mechanism states): a game whose mechanism is too large to compile that fast is
+    // refused on the unreduced estimate, as before
+    struct Budget {};
+    const auto progress = co.on_depth;
+    const auto max_states = co.max_states;
+    co.max_states = std::min<std::uint64_t>(max_states, recheck_states);
+    co.on_depth = [&](unsigned depth, std::uint64_t states) {
+      if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > recheck_seconds) throw Budget{};
+      if (progress) progress(depth, states);
+    };
+    try {
+      p.game = compile_game(game, co);
+    } catch (const Budget&) {
+      refuse();
+    } catch (const GameTooLarge&) {
+      if (co.max_states == max_states) throw;
+      refuse();
+    }
+    counts = first_levels_compiled(p.game, game, horizon);
+    p.estimate = extrapolate(counts, horizon);
+    refuse();
+    return p;
+  }
   p.game = compile_game(game, co);
   return p;
 }
@@ -416,54 +504,60 @@ Witness shortest_violation(Solver<HockeyStickAt>& s, const Game& game, const Rat
 
 // ------------------------------------------------------------------ the kinds
 
+/// The canonical node after history @p h (with the rounds left after it) and its scale: the
+/// unnormalised beliefs after h are z times the node's (B.1, forward recursion of A.3); the
+/// likelihood of h in each world in @p likelihood. Errors name `histories[i]` (@p field).
+void node_after(const Game& game, const CompiledGame& g, unsigned horizon, const GameHistory& h, const std::string& field,
+                const char* where, std::array<Rational, 2>& likelihood, Node& n, Rational& z) {
+  if (h.size() > horizon)
+    throw Error(where, field, std::to_string(h.size()) + " steps", "the history is longer than the horizon " + std::to_string(horizon));
+  std::array<std::map<StateId, Rational>, 2> m;
+  for (int b = 0; b < 2; ++b)
+    for (const auto& [st, p] : game.initial[b]) m[b][st] += p;
+  VerifierState sigma = game.verifier->initial_state();
+  for (std::size_t t = 0; t < h.size(); ++t) {
+    const auto& [pair, answer] = h[t];
+    const auto& allowed = game.verifier->allowed(sigma);
+    const auto it = std::find(allowed.begin(), allowed.end(), pair);
+    if (it == allowed.end()) {
+      const auto& ms = game.mechanism->messages();
+      auto name = [&](MessageId x) { return x < ms.size() ? ms[x] : "#" + std::to_string(x); };
+      throw Error(where, field + "[" + std::to_string(t) + "]", name(pair.world0) + "/" + name(pair.world1),
+                  "the verifier does not allow this pair here");
+    }
+    std::array<std::map<StateId, Rational>, 2> next;
+    for (int b = 0; b < 2; ++b)
+      for (const auto& [st, p] : m[b])
+        for (const auto& tr : game.mechanism->step(st, b == 0 ? pair.world0 : pair.world1))
+          if (tr.answer == answer) next[b][tr.next] += p * tr.probability;
+    m = std::move(next);
+    sigma = game.verifier->next(sigma, static_cast<std::size_t>(it - allowed.begin()));
+  }
+  for (int b = 0; b < 2; ++b) {
+    likelihood[b] = 0;
+    for (const auto& [st, p] : m[b]) likelihood[b] += p;
+  }
+  if (sgn(likelihood[0] + likelihood[1]) == 0) throw Error(where, field, "likelihood 0", "the history is unreachable in both worlds");
+  const auto rounds = static_cast<unsigned>(horizon - h.size());
+  RawChild raw;
+  for (int b = 0; b < 2; ++b) {
+    std::map<std::uint32_t, Rational> byclass;
+    for (const auto& [st, p] : m[b])
+      if (sgn(p) != 0) byclass[g.class_at(rounds, st)] += p;
+    for (auto& [c, p] : byclass) raw.belief[b].emplace_back(c, std::move(p));
+  }
+  canonicalise(raw, rounds, g.verifier_local.at(sigma), n, z);
+}
+
 std::vector<NodeRenyiMoment> renyi_at(Solver<RenyiFunctional>& s, const Game& game, const std::vector<GameHistory>& histories,
                                       const char* where) {
-  const CompiledGame& g = s.game();
   std::vector<NodeRenyiMoment> out;
   out.reserve(histories.size());
   for (std::size_t i = 0; i < histories.size(); ++i) {
-    const GameHistory& h = histories[i];
-    const std::string field = "histories[" + std::to_string(i) + "]";
-    if (h.size() > s.horizon())
-      throw Error(where, field, std::to_string(h.size()) + " steps", "the history is longer than the horizon " + std::to_string(s.horizon()));
-    // the unnormalised beliefs after h (B.1), by the forward recursion of A.3
-    std::array<std::map<StateId, Rational>, 2> m;
-    for (int b = 0; b < 2; ++b)
-      for (const auto& [st, p] : game.initial[b]) m[b][st] += p;
-    VerifierState sigma = game.verifier->initial_state();
-    for (std::size_t t = 0; t < h.size(); ++t) {
-      const auto& [pair, answer] = h[t];
-      const auto& allowed = game.verifier->allowed(sigma);
-      const auto it = std::find(allowed.begin(), allowed.end(), pair);
-      if (it == allowed.end()) {
-        const auto& ms = game.mechanism->messages();
-        auto name = [&](MessageId x) { return x < ms.size() ? ms[x] : "#" + std::to_string(x); };
-        throw Error(where, field + "[" + std::to_string(t) + "]", name(pair.world0) + "/" + name(pair.world1),
-                    "the verifier does not allow this pair here");
-      }
-      std::array<std::map<StateId, Rational>, 2> next;
-      for (int b = 0; b < 2; ++b)
-        for (const auto& [st, p] : m[b])
-          for (const auto& tr : game.mechanism->step(st, b == 0 ? pair.world0 : pair.world1))
-            if (tr.answer == answer) next[b][tr.next] += p * tr.probability;
-      m = std::move(next);
-      sigma = game.verifier->next(sigma, static_cast<std::size_t>(it - allowed.begin()));
-    }
     NodeRenyiMoment r;
-    for (int b = 0; b < 2; ++b)
-      for (const auto& [st, p] : m[b]) r.likelihood[b] += p;
-    if (sgn(r.likelihood[0] + r.likelihood[1]) == 0) throw Error(where, field, "likelihood 0", "the history is unreachable in both worlds");
-    const auto rounds = static_cast<unsigned>(s.horizon() - h.size());
-    RawChild raw;
-    for (int b = 0; b < 2; ++b) {
-      std::map<std::uint32_t, Rational> byclass;
-      for (const auto& [st, p] : m[b])
-        if (sgn(p) != 0) byclass[g.class_at(rounds, st)] += p;
-      for (auto& [c, p] : byclass) raw.belief[b].emplace_back(c, std::move(p));
-    }
     Node n;
     Rational z;
-    canonicalise(raw, rounds, g.verifier_local.at(sigma), n, z);
+    node_after(game, s.game(), s.horizon(), histories[i], "histories[" + std::to_string(i) + "]", where, r.likelihood, n, z);
     const auto v = s.solve(n);
     r.moment.forward = s.functional().scale(v.value[0], z);
     r.moment.backward = s.functional().scale(v.value[1], z);
@@ -472,6 +566,7 @@ std::vector<NodeRenyiMoment> renyi_at(Solver<RenyiFunctional>& s, const Game& ga
   }
   return out;
 }
+
 
 ExtendedRational least_lambda_iterated(const Prepared& p, const Game& game, const Rational& delta, const EngineOptions& options) {
   Rational lambda = 1;
@@ -634,6 +729,175 @@ std::string Witness::describe(const Game& game) const {
   os << "P[" << game.world_names[1] << "](S) = " << to_string(probability_world1) << "\n";
   os << "P[" << own << "](S) - " << to_string(lambda) << " * P[" << other << "](S) = " << to_string(delta()) << "\n";
   return os.str();
+}
+
+// ------------------------------------------------------------------ the game split into subgames
+
+namespace engine_detail {
+namespace {
+
+/// A distinct node of the first rounds: its canonical belief pair over mechanism states (no
+/// reduction: the split is a function of the game alone, so the client and every task agree on
+/// it), one history that reaches it and the scale of that history's beliefs.
+struct TopNode {
+  VerifierState sigma = 0;
+  std::array<std::vector<std::pair<std::uint32_t, Integer>>, 2> belief;
+  GameHistory history;
+  Rational weight;  // the unnormalised beliefs after `history` are weight × belief
+  /// per allowed action (in the verifier's order): the children (index in the next level, scale)
+  std::vector<std::vector<std::pair<std::size_t, Rational>>> children;
+};
+
+/// Levels 0..depth of the game's tree of distinct canonical belief pairs, breadth first in a
+/// deterministic order (parents, then actions, then answers).
+std::vector<std::vector<TopNode>> top_levels(const Game& game, unsigned depth, std::uint64_t max_nodes, const char* where) {
+  const InteractiveMechanism& mech = *game.mechanism;
+  const Verifier& ver = *game.verifier;
+  std::vector<std::vector<TopNode>> levels(1);
+  {
+    RawChild raw;
+    for (int b = 0; b < 2; ++b) {
+      std::map<std::uint32_t, Rational> m;
+      for (const auto& [s, p] : game.initial[b]) m[s] += p;
+      for (auto& [s, p] : m)
+        if (sgn(p) != 0) raw.belief[b].emplace_back(s, p);
+    }
+    Node n;
+    TopNode root;
+    canonicalise(raw, 0, 0, n, root.weight);
+    root.sigma = ver.initial_state();
+    root.belief = std::move(n.belief);
+    levels[0].push_back(std::move(root));
+  }
+  std::uint64_t total = 1;
+  std::vector<std::uint8_t> bytes;
+  for (unsigned t = 0; t < depth; ++t) {
+    std::unordered_map<std::string, std::size_t> seen;
+    std::vector<TopNode> next;
+    for (TopNode& o : levels[t]) {
+      const auto& acts = ver.allowed(o.sigma);
+      o.children.resize(acts.size());
+      for (std::size_t i = 0; i < acts.size(); ++i) {
+        std::map<AnswerId, std::array<std::map<StateId, Rational>, 2>> acc;
+        for (int b = 0; b < 2; ++b)
+          for (const auto& [s, u] : o.belief[b])
+            for (const auto& tr : mech.step(s, b == 0 ? acts[i].world0 : acts[i].world1)) acc[tr.answer][b][tr.next] += Rational(u) * tr.probability;
+        const VerifierState ns = ver.next(o.sigma, i);
+        for (auto& [a, beliefs] : acc) {
+          RawChild raw;
+          for (int b = 0; b < 2; ++b)
+            for (auto& [s, p] : beliefs[b])
+              if (sgn(p) != 0) raw.belief[b].emplace_back(s, std::move(p));
+          if (raw.belief[0].empty() && raw.belief[1].empty()) continue;
+          Node n;
+          Rational z;
+          canonicalise(raw, 0, ns, n, z);
+          bytes.clear();
+          encode_node(n, bytes);
+          auto [it, fresh] = seen.emplace(std::string(bytes.begin(), bytes.end()), next.size());
+          if (fresh) {
+            if (++total > max_nodes) throw GameTooLarge(where, total, max_nodes, "nodes above the split depth");
+            TopNode c;
+            c.sigma = ns;
+            c.belief = std::move(n.belief);
+            c.history = o.history;
+            c.history.emplace_back(acts[i], a);
+            c.weight = o.weight * z;
+            next.push_back(std::move(c));
+          }
+          o.children[i].emplace_back(it->second, std::move(z));
+        }
+      }
+    }
+    levels.push_back(std::move(next));
+  }
+  return levels;
+}
+
+unsigned split_horizon(const Game& game, const EngineOptions& options, unsigned depth, const char* where) {
+  game.validate();
+  const unsigned horizon = options.horizon.value_or(game.horizon);
+  if (horizon == 0) throw Error(where, "horizon", "0", "the horizon must be at least 1");
+  game.check_horizon(horizon);
+  if (depth >= horizon)
+    throw Error(where, "depth", std::to_string(depth), "the split depth must be below the horizon " + std::to_string(horizon));
+  return horizon;
+}
+
+}  // namespace
+}  // namespace engine_detail
+
+GameSplit split_game(const Game& game, unsigned depth, const EngineOptions& options) {
+  using namespace engine_detail;
+  GameSplit out;
+  out.horizon = split_horizon(game, options, depth, "split_game");
+  out.depth = depth;
+  auto levels = top_levels(game, depth, options.max_nodes, "split_game");
+  for (unsigned t = 0; t < depth; ++t) out.top_nodes += levels[t].size();
+  out.frontier.reserve(levels[depth].size());
+  for (TopNode& n : levels[depth]) out.frontier.push_back(std::move(n.history));
+  return out;
+}
+
+HockeyStickAtResult worst_case_hockey_stick_at(const Game& game, const std::vector<GameHistory>& histories, const Rational& lambda,
+                                               const EngineOptions& options) {
+  using namespace engine_detail;
+  const char* where = "worst_case_hockey_stick_at";
+  check_lambda(where, lambda);
+  const Prepared p = prepare(game, options, where);
+  Solver<HockeyStickAt> s(p.game, HockeyStickAt{lambda}, options, where, p.estimate);
+  HockeyStickAtResult out;
+  out.values.reserve(histories.size());
+  for (std::size_t i = 0; i < histories.size(); ++i) {
+    std::array<Rational, 2> likelihood;
+    Node n;
+    Rational z;
+    node_after(game, s.game(), s.horizon(), histories[i], "histories[" + std::to_string(i) + "]", where, likelihood, n, z);
+    const auto v = s.solve(n);
+    out.values.push_back({Rational(z * v.value[0]), Rational(z * v.value[1])});
+  }
+  out.stats = s.stats();
+  return out;
+}
+
+HockeyStickResult join_split(const Game& game, unsigned depth, const Rational& lambda, const std::vector<std::array<Rational, 2>>& values,
+                             const EngineOptions& options) {
+  using namespace engine_detail;
+  const char* where = "join_split";
+  check_lambda(where, lambda);
+  (void)split_horizon(game, options, depth, where);
+  auto levels = top_levels(game, depth, options.max_nodes, where);
+  if (values.size() != levels[depth].size())
+    throw Error(where, "values", std::to_string(values.size()) + " values",
+                "the split at depth " + std::to_string(depth) + " has " + std::to_string(levels[depth].size()) + " frontier nodes");
+  const HockeyStickAt f{lambda};
+  // the value of each canonical node, from the frontier's values at their histories (homogeneous of
+  // degree 1: the value at weight × belief is weight × the value at belief)
+  std::vector<std::array<Rational, 2>> below(values.size());
+  for (std::size_t i = 0; i < values.size(); ++i)
+    for (int d = 0; d < 2; ++d) below[i][d] = values[i][d] / levels[depth][i].weight;
+  for (unsigned t = depth; t-- > 0;) {
+    std::vector<std::array<Rational, 2>> here(levels[t].size());
+    for (std::size_t j = 0; j < levels[t].size(); ++j) {
+      const TopNode& n = levels[t][j];
+      Rational m[2];
+      for (int b = 0; b < 2; ++b)
+        for (const auto& [s, u] : n.belief[b]) m[b] += Rational(u);
+      here[j] = {f.leaf(m[0], m[1]), f.leaf(m[1], m[0])};  // stopping; dominated, as in the search
+      for (const auto& kids : n.children) {
+        std::array<Rational, 2> acc{f.zero(), f.zero()};
+        for (const auto& [c, z] : kids)
+          for (int d = 0; d < 2; ++d) f.combine(acc[d], below[c][d], z);
+        for (int d = 0; d < 2; ++d)
+          if (acc[d] > here[j][d]) here[j][d] = acc[d];
+      }
+    }
+    below = std::move(here);
+  }
+  HockeyStickResult r;
+  r.forward = levels[0][0].weight * below[0][0];
+  r.backward = levels[0][0].weight * below[0][1];
+  return r;
 }
 
 }  // namespace exactdp

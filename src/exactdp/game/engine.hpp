@@ -360,6 +360,44 @@ using GameAnswer = std::variant<HockeyStickResult, ProfileResult, DirectionalRes
 /// 0 ≤ δ ≤ 1, α ≥ 2 integer for the exact moments, α > 1 for the certified one, direction ≤ 1).
 GameAnswer solve_game(const Game& game, const GameQuestion& question, const EngineOptions& options = {});
 
+// ------------------------------------------------------------------ the game split into subgames
+
+/// The game cut after its first `depth` rounds into independent subgames (docs/scaling.md, "Split
+/// at a chosen depth"): the frontier is one history per distinct canonical belief pair (over
+/// mechanism states, with the verifier's state) reached after exactly `depth` rounds, in a
+/// deterministic order. Each subgame is solved on its own (worst_case_hockey_stick_at, e.g. one
+/// Dask task per batch of frontier nodes) and join_split completes the backward induction above
+/// the frontier. split_game, worst_case_hockey_stick_at and join_split at the same horizon
+/// (EngineOptions::horizon) give exactly worst_case_hockey_stick's values.
+struct GameSplit {
+  unsigned horizon = 0;              ///< rounds of the whole game
+  unsigned depth = 0;                ///< rounds played above the frontier
+  std::vector<GameHistory> frontier; ///< one history per distinct frontier node
+  std::uint64_t top_nodes = 0;       ///< distinct nodes above the frontier (at fewer than `depth` rounds)
+};
+/// The frontier of the game at @p depth. Preconditions: a valid game, depth < the horizon
+/// (exactdp::Error otherwise). Throws exactdp::GameTooLarge when the nodes above the frontier
+/// exceed options.max_nodes.
+GameSplit split_game(const Game& game, unsigned depth, const EngineOptions& options = {});
+/// Unnormalised sup_A H_λ in both directions below each history (with the rounds left after it),
+/// one memo shared by the histories; stats counts that memo (the work of one subgame task).
+struct HockeyStickAtResult {
+  /// values[i] = {forward, backward} at histories[i]: the supremum, over the continuations after
+  /// the history, of Σ over the full views v extending it of (V_b(v) − λ·V_{1−b}(v))⁺ (B.2)
+  std::vector<std::array<Rational, 2>> values;
+  EngineStats stats;
+};
+/// sup_A H_λ below each history (THEOREMS.md B.2, unnormalised as in B.1). Preconditions: λ ≥ 0;
+/// each history at most the horizon long, allowed by the verifier and of positive likelihood in
+/// one world at least (exactdp::Error naming `histories[i]` otherwise).
+HockeyStickAtResult worst_case_hockey_stick_at(const Game& game, const std::vector<GameHistory>& histories, const Rational& lambda,
+                                               const EngineOptions& options = {});
+/// sup_A H_λ at the root from the frontier's values (values[i] for split_game(game, depth,
+/// options).frontier[i]): backward induction over the first `depth` rounds (B.2). Its stats are
+/// empty. Preconditions: as split_game; one value pair per frontier node (exactdp::Error).
+HockeyStickResult join_split(const Game& game, unsigned depth, const Rational& lambda, const std::vector<std::array<Rational, 2>>& values,
+                             const EngineOptions& options = {});
+
 // ------------------------------------------------------------------ the named entry points (thin wrappers)
 
 namespace engine_detail {
