@@ -166,8 +166,8 @@ std::function<int()> add_compose(CLI::App& app) {
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 30));
   auto samplings = std::make_shared<std::vector<std::string>>();
   auto* sampling_opt = cmd->add_option("--sampling", *samplings,
-                                       "poisson:q=R: Poisson subsampling at rate R of the preceding mechanism (exact tables only; "
-                                       "add/remove pair of exactdp/amplification/poisson.hpp)");
+                                       "poisson:q=R: Poisson subsampling at rate R of the preceding mechanism (exact tables, gauss or "
+                                       "laplace; add/remove pair of exactdp/amplification/poisson.hpp)");
   add_query_options(cmd, *opts);
   return [=]() -> int {
     Requests req = parse_requests(*opts);
@@ -207,9 +207,9 @@ std::function<int()> add_compose(CLI::App& app) {
         if (sgn(rate) <= 0 || rate > 1) throw Error("--sampling", "q", text, "the sampling rate must lie in (0, 1]");
         Component& c = comps.back();
         const std::string source = c.source;
-        c = poisson_subsampled(std::move(c), rate, false, "--sampling");
+        c = poisson_subsampled(std::move(c), rate, true, "--sampling");
         c.source = source + " Poisson-subsampled at q = " + to_string(rate) + " (add/remove)";
-        c.spec.reset();
+        if (c.pair) c.spec.reset();  // gauss and laplace keep their spec and rate (grid bracket)
       } else if (o == times_opt) {
         unsigned long k = (*times)[ti++];
         if (comps.empty()) throw Error("--times", "", std::to_string(k), "--times must follow a --mechanism or --pair");
@@ -222,6 +222,7 @@ std::function<int()> add_compose(CLI::App& app) {
     PlanOptions planning;
     planning.memory_budget = *max_memory_mib << 20;
     planning.force_exact = *force;
+    planning.grid_brackets = true;  // a subsampled gauss or laplace, a k-fold laplace: certified grid brackets
     const CompositionPlan plan = plan_composition(comps, planning);
     json r = plan.has_profile() ? profile_report(comps, plan, req) : renyi_only_composition(comps, plan, req, user_asked_profile);
     r["plan"] = {{"route", to_string(plan.route)}, {"reason", plan.reason}};

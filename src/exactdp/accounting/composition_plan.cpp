@@ -1,6 +1,7 @@
 #include "exactdp/accounting/composition_plan.hpp"
 
 #include "exactdp/bounds/composition_bounds.hpp"
+#include "exactdp/bounds/gaussian.hpp"
 #include "exactdp/bounds/optimal_composition.hpp"
 #include "exactdp/bounds/renyi_conversions.hpp"
 #include "exactdp/compose/fast_convolution.hpp"
@@ -98,8 +99,27 @@ bool closed_form(const CompositionComponent& c) {
 
 bool grid_form(const CompositionComponent& c) {
   if (!c.spec || c.pair) return false;
-  if (c.spec->family() == MechanismFamily::gaussian) return c.sampling_rate && *c.sampling_rate != 1;
-  return c.spec->family() == MechanismFamily::laplace && c.times > 1 && !c.sampling_rate;
+  const bool sampled = c.sampling_rate && *c.sampling_rate != 1;
+  if (c.spec->family() == MechanismFamily::gaussian) return sampled;
+  return c.spec->family() == MechanismFamily::laplace && (c.times > 1 || sampled);
+}
+
+/// Whether every component is an unsampled Gaussian mechanism: their composition is μ-GDP with
+/// μ² = Σ times_i·(Δ_i/σ_i)² exactly (DRS22 Cor 3.3), a closed form for any mix of σ and Δ.
+bool all_gaussian(const std::vector<CompositionComponent>& comps) {
+  return std::all_of(comps.begin(), comps.end(), [](const CompositionComponent& c) {
+    return c.spec && !c.pair && !c.sampling_rate && c.spec->family() == MechanismFamily::gaussian;
+  });
+}
+
+/// μ of a composition of Gaussian mechanisms (all_gaussian), certified: √(Σ times_i·(Δ_i/σ_i)²).
+Interval gaussian_composition_mu(const std::vector<CompositionComponent>& comps, Precision p) {
+  Rational mu2 = 0;
+  for (const auto& c : comps) {
+    const Rational mu = gaussian_mechanism_mu(*c.spec->parameter("sensitivity"), *c.spec->parameter("sigma"));
+    mu2 += mu * mu * Rational(static_cast<long>(c.times));
+  }
+  return sqrt(Interval(mu2, p));
 }
 
 }  // namespace
@@ -134,13 +154,13 @@ CompositionComponent poisson_subsampled(CompositionComponent c, const Rational& 
     c.pair = poisson_subsample(*loss, rate);
     return c;
   }
-  if (keep_gaussian && c.spec && c.spec->family() == MechanismFamily::gaussian) {
+  if (keep_gaussian && c.spec && (c.spec->family() == MechanismFamily::gaussian || c.spec->family() == MechanismFamily::laplace)) {
     c.sampling_rate = rate;
     return c;
   }
   throw Error(where, "", c.source,
               "Poisson subsampling needs exact tables here (rr:lambda, krr:lambda, dlaplace:r or a pair file)" +
-                  std::string(keep_gaussian ? " or gauss" : "; for gauss use exactdp audit with \"sampling\""));
+                  std::string(keep_gaussian ? ", gauss or laplace" : "; for gauss use exactdp audit with \"sampling\""));
 }
 
 // ------------------------------------------------------------------ the plan
@@ -158,9 +178,7 @@ std::string to_string(CompositionRoute route) {
   return "renyi";
 }
 
-bool CompositionPlan::has_profile() const {
-  return route != CompositionRoute::grid_bracket && route != CompositionRoute::renyi;
-}
+bool CompositionPlan::has_profile() const { return route != CompositionRoute::renyi; }
 
 std::string human_bytes(const Integer& bytes) {
   const char* unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
@@ -226,6 +244,11 @@ CompositionPlan plan_composition(const std::vector<CompositionComponent>& comps,
   if (comps.size() == 1 && closed_form(comps.front())) {
     plan.route = CompositionRoute::closed_form;
     plan.reason = with("closed form of " + to_string(comps.front().spec->family()));
+    return plan;
+  }
+  if (comps.size() > 1 && all_gaussian(comps)) {
+    plan.route = CompositionRoute::closed_form;
+    plan.reason = with("closed form of a composition of Gaussian mechanisms (GDP: mu^2 = sum of times * (sensitivity/sigma)^2)");
     return plan;
   }
   if (options.grid_brackets && comps.size() == 1 && grid_form(comps.front())) {
@@ -307,7 +330,13 @@ ComposedPrivacy::ComposedPrivacy(const std::vector<CompositionComponent>& comps,
       return;
     }
     case CompositionRoute::closed_form: return;
-    case CompositionRoute::grid_bracket:
+    case CompositionRoute::grid_bracket: {
+      const CompositionComponent& c = comps.front();
+      if (comps.size() != 1 || !c.spec) throw Error("compose", "", to_string(plan.route), "takes exactly one library mechanism");
+      grid_ = continuous_pair(*c.spec, c.sampling_rate.value_or(Rational(1)));
+      if (!grid_) throw Error("compose", c.source, to_string(plan.route), "the component has no grid bracket");
+      return;
+    }
     case CompositionRoute::renyi:
       throw Error("compose", "", to_string(plan.route), "this route has no privacy profile (internal: ask composed_renyi)");
   }
@@ -340,6 +369,19 @@ Interval ComposedPrivacy::delta_at_epsilon(const Interval& epsilon) const {
     const Interval at_hi = at(std::max(lo, epsilon.upper()));
     return Interval::hull(at_hi.lower(), at_lo.upper(), precision_);
   }
+  if (plan_.route == CompositionRoute::grid_bracket) {
+    // as above: [δ₋(ε₊), δ₊(ε₋)] over the enclosure, each end from a bracket of the grid
+    if (!epsilon.lower_is_finite() || !epsilon.upper_is_finite())
+      throw Error("compose", "epsilon", epsilon.to_string(10), "must be a finite enclosure");
+    const unsigned long k = components_.front().times;
+    const Rational lo = epsilon.lower() < 0 ? Rational(0) : epsilon.lower();
+    const Interval at_lo = grid_delta_at_epsilon(*grid_, k, lo, grid_options()).value;
+    if (epsilon.lower() == epsilon.upper()) return at_lo;
+    const Interval at_hi = grid_delta_at_epsilon(*grid_, k, std::max(lo, epsilon.upper()), grid_options()).value;
+    return Interval::hull(at_hi.lower(), at_lo.upper(), precision_);
+  }
+  if (plan_.route == CompositionRoute::closed_form && components_.size() > 1)
+    return gaussian_dp_delta(gaussian_composition_mu(components_, epsilon.precision()), epsilon);
   switch (plan_.route) {
     case CompositionRoute::exact: return profile_->delta(exp(epsilon));
     case CompositionRoute::binomial: return binomial_->delta_at_epsilon(epsilon);
@@ -374,6 +416,19 @@ Interval ComposedPrivacy::least_epsilon(const Rational& delta) const {
       return fast_exact_ ? fast_epsilon_at_delta(*fast_exact_, k, delta, std::nullopt, o).value
                          : fast_epsilon_at_delta(*fast_certified_, k, delta, o).value;
     }
+    case CompositionRoute::grid_bracket:
+      if (sgn(delta) == 0) return Interval::infinity(precision_);  // both grid laws have infinite-support losses
+      return grid_epsilon_at_delta(*grid_, components_.front().times, delta, grid_options()).value;
+    case CompositionRoute::closed_form:
+      if (components_.size() > 1) {  // a composition of Gaussian mechanisms (GDP), as MechanismSpec does for one
+        if (sgn(delta) == 0) return Interval::infinity(precision_);
+        GaussianSearchOptions search;
+        search.precision = precision_;
+        search.max_precision = std::max<Precision>(search.max_precision, 2 * precision_);
+        search.tolerance = pow2(-static_cast<long>(precision_ / 2));
+        return gaussian_dp_least_epsilon(gaussian_composition_mu(components_, precision_), delta, search);
+      }
+      [[fallthrough]];
     default: return components_.front().spec->epsilon_at_delta(delta, components_.front().times, precision_);
   }
 }
@@ -390,7 +445,12 @@ std::string ComposedPrivacy::method() const {
       return "fast certified convolution of " + std::to_string(components_.front().times) +
              " uses (grid laws bounding the privacy-loss distribution from both sides, quasi-linear products; "
              "exact grid for lattice losses)";
-    default: return "certified closed form (" + components_.front().spec->describe() + ")";
+    case CompositionRoute::grid_bracket:
+      return "certified grid bracket of " + std::to_string(components_.front().times) + " uses of the " + grid_->describe() +
+             " (docs/audit-subsampling.md, resolution " + std::to_string(grid_options().resolution) + ")";
+    default:
+      if (components_.size() > 1) return "certified closed form: Gaussian differential privacy of the composed Gaussian mechanisms (DRS22 Cor 3.3)";
+      return "certified closed form (" + components_.front().spec->describe() + ")";
   }
 }
 
@@ -407,7 +467,7 @@ std::optional<Interval> composed_renyi(const std::vector<CompositionComponent>& 
 
 std::optional<ContinuousPair> continuous_pair(const MechanismSpec& s, const Rational& rate) {
   if (s.family() == MechanismFamily::gaussian) return ContinuousPair::gaussian(*s.parameter("sigma"), *s.parameter("sensitivity"), rate);
-  if (s.family() == MechanismFamily::laplace && rate == 1) return ContinuousPair::laplace(*s.parameter("b"), *s.parameter("sensitivity"));
+  if (s.family() == MechanismFamily::laplace) return ContinuousPair::laplace(*s.parameter("b"), *s.parameter("sensitivity"), rate);
   return std::nullopt;
 }
 
