@@ -55,6 +55,7 @@ std::optional<BinomialForm> binomial_form(const CompositionComponent& c, Precisi
     if (auto l = s.parameter("lambda")) return *l > 1 ? std::optional(Interval(*l, p)) : std::nullopt;
     if (auto r = s.parameter("r")) return Interval(Rational(1 / *r), p);
     if (auto e = s.parameter("epsilon")) return sgn(*e) > 0 ? std::optional(exp(Interval(*e, p))) : std::nullopt;
+    if (auto a = s.parameter("a")) return exp(Interval(*a, p));  // dlaplace with sensitivity 1: λ = e^a
     return std::nullopt;
   };
   if (s.family() == MechanismFamily::randomized_response) {
