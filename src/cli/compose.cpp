@@ -34,7 +34,7 @@ void add_query_options(CLI::App* cmd, QueryOptions& q) {
   cmd->add_option("--lambda", q.lambdas, "Print δ at λ = e^ε given exactly (repeatable), e.g. 3/2");
   cmd->add_option("--epsilon", q.epsilons, "Print δ at a real ε given as an exact decimal (repeatable), e.g. 0.5");
   cmd->add_option("--delta", q.deltas, "Print the least λ and ε for this δ (repeatable), e.g. 1e-5");
-  cmd->add_option("--alpha", q.alphas, "Print the Rényi divergence of order α > 1 (repeatable), e.g. 2");
+  cmd->add_option("--alpha", q.alphas, "Print the Rényi divergence of order α > 1 (repeatable), e.g. 2; compose: inf for D_∞");
   cmd->add_flag("--tradeoff", q.tradeoff, "Print the vertices of the f-DP trade-off function T(P, Q)");
   cmd->add_flag("--json", q.json_output, "Machine-readable output: exact values as \"p/q\", certified as {\"lo\",\"hi\"}");
   cmd->add_option("--digits", q.digits, "Significant digits of certified (interval) output")
@@ -170,9 +170,13 @@ std::function<int()> add_compose(CLI::App& app) {
                                        "laplace; add/remove pair of exactdp/amplification/poisson.hpp)");
   add_query_options(cmd, *opts);
   return [=]() -> int {
-    Requests req = parse_requests(*opts);
+    // --alpha inf: the max divergence (composed_max_divergence); the finite orders as for profile
+    QueryOptions finite_orders = *opts;
+    std::erase_if(finite_orders.alphas, [](const std::string& a) { return a == "inf" || a == "∞"; });
+    const bool alpha_infinity = finite_orders.alphas.size() != opts->alphas.size();
+    Requests req = parse_requests(finite_orders);
     const bool user_asked_profile = !req.lambdas.empty() || !req.epsilons.empty();
-    if (req.lambdas.empty() && req.epsilons.empty() && req.deltas.empty() && req.alphas.empty()) {
+    if (req.lambdas.empty() && req.epsilons.empty() && req.deltas.empty() && req.alphas.empty() && !alpha_infinity) {
       req.lambdas.push_back(1);                           // total variation
       req.deltas.push_back(Rational(1, 100000));          // a conventional δ
     }
@@ -238,6 +242,11 @@ std::function<int()> add_compose(CLI::App& app) {
                               {"moment", certified(exp(*d * Interval(Rational(a - 1), req.precision())), req.digits)},  // Φ_α = e^{(α−1)D_α}
                               {"epsilon", certified(*d, req.digits)}});
       }
+    }
+    if (alpha_infinity) {
+      if (!r.contains("renyi")) r["renyi"] = json::array();
+      const auto d = composed_max_divergence(comps, req.precision());
+      r["renyi"].push_back({{"alpha", "inf"}, {"epsilon", d ? certified(*d, req.digits) : json("inf")}});
     }
     r["command"] = "compose";
     r["digits"] = req.digits;

@@ -2,6 +2,7 @@
 
 #include "exactdp/bounds/composition_bounds.hpp"
 #include "exactdp/bounds/gaussian.hpp"
+#include "exactdp/bounds/laplace.hpp"
 #include "exactdp/bounds/optimal_composition.hpp"
 #include "exactdp/bounds/renyi_conversions.hpp"
 #include "exactdp/compose/fast_convolution.hpp"
@@ -464,6 +465,45 @@ std::optional<Interval> composed_renyi(const std::vector<CompositionComponent>& 
     total += one * Interval(static_cast<long>(c.times), precision);
   }
   return total;
+}
+
+namespace {
+
+/// D_∞(P‖Q) and D_∞(Q‖P) of one use of @p c (max ln ratio, max −ln ratio over the atoms),
+/// certified; std::nullopt when one of them is infinite.
+std::optional<std::pair<Interval, Interval>> one_use_max_divergences(const CompositionComponent& c, Precision p) {
+  if (auto loss = c.certified_loss(p)) {
+    std::optional<Interval> forward, backward;
+    for (const auto& a : loss->atoms()) {
+      if (!a.ratio.is_positive_finite()) return std::nullopt;  // ratio 0 or +∞: an event of one world only
+      const Interval l = log(Interval(a.ratio.coefficient(), p)) + Interval(a.ratio.exponent(), p);
+      forward = forward ? max(*forward, l) : l;
+      backward = backward ? max(*backward, -l) : -l;
+    }
+    if (!forward) return std::pair{Interval::zero(p), Interval::zero(p)};
+    return std::pair{*forward, *backward};
+  }
+  if (!c.spec || c.spec->family() != MechanismFamily::laplace) return std::nullopt;  // the Gaussians: unbounded loss
+  // Laplace: loss in [−ε₀, ε₀]; Poisson-subsampled, g(L) = ln(q e^L + 1 − q) lies in [g(−ε₀), g(ε₀)]
+  const Rational eps0 = laplace_mechanism_epsilon(*c.spec->parameter("b"), *c.spec->parameter("sensitivity"));
+  const Rational q = c.sampling_rate.value_or(Rational(1));
+  if (q == 1) return std::pair{Interval(eps0, p), Interval(eps0, p)};
+  const Interval qi(q, p), rest(1 - q, p);
+  return std::pair{log(qi * exp(Interval(eps0, p)) + rest), -log(qi * exp(Interval(Rational(-eps0), p)) + rest)};
+}
+
+}  // namespace
+
+std::optional<Interval> composed_max_divergence(const std::vector<CompositionComponent>& comps, Precision precision) {
+  Interval forward = Interval::zero(precision), backward = Interval::zero(precision);
+  for (const auto& c : comps) {
+    const auto one = one_use_max_divergences(c, precision);
+    if (!one) return std::nullopt;
+    const Interval k(static_cast<long>(c.times), precision);
+    forward += one->first * k;  // the max ratio of a product pair is the product of the max ratios
+    backward += one->second * k;
+  }
+  return max(forward, backward);
 }
 
 std::optional<ContinuousPair> continuous_pair(const MechanismSpec& s, const Rational& rate) {

@@ -167,6 +167,14 @@ private:
 std::optional<Interval> composed_renyi(const std::vector<CompositionComponent>& components, const Rational& alpha,
                                        Precision precision);
 
+/// The Rényi divergence of order ∞ (max divergence, the pure-DP ε) of the composition:
+/// max(Σ times_i·D_∞(P_i‖Q_i), Σ times_i·D_∞(Q_i‖P_i)) (the largest ratio of a product pair is the
+/// product of the largest ratios), certified; std::nullopt when it is +∞ (an outcome of one world
+/// only, e.g. RR with δ > 0, or a Gaussian). Finite components: the largest ln ratio over their atoms
+/// in each direction; the Laplace mechanism: ε₀ = Δ/b both ways; Poisson-subsampled at q,
+/// ln(1 + q(e^{ε₀} − 1)) and −ln(1 − q(1 − e^{−ε₀})) (BBG18 Thm 8).
+std::optional<Interval> composed_max_divergence(const std::vector<CompositionComponent>& components, Precision precision);
+
 /// The continuous pair a grid bracket analyses (amplification/poisson.hpp) for @p spec under
 /// Poisson subsampling at rate @p rate (1: none): the Gaussian at any rate, the Laplace mechanism
 /// unsampled; std::nullopt for the other families. The planner chooses the grid route for a
