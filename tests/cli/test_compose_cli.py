@@ -132,7 +132,7 @@ def lo_hi(v):
 
 def test_alpha_inf_is_the_max_divergence():
     # 4 uses of RR with lambda = 3: D_inf = 4 ln 3 (hand-derived); 3 uses of Laplace b = 1/2 (eps0 = 2)
-    # subsampled at q = 1/5: 3 ln(e^2/5 + 4/5) (BBG18 Thm 8; dp-accounting's test_poisson_subsampled_laplace
+    # subsampled at q = 1/5: 3 ln(e^2/5 + 4/5) (Balle, Barthe & Gaboardi 2018, Thm 8; dp-accounting's test_poisson_subsampled_laplace
     # expects 2.46964); a Gaussian or RR with delta > 0: infinite
     r = compose("-m", "rr:lambda=3", "-k", "4", "--alpha", "inf")
     lo, hi = lo_hi(next(e for e in r["renyi"] if e["alpha"] == "inf")["epsilon"])

@@ -172,7 +172,7 @@ std::optional<Interval> composed_renyi(const std::vector<CompositionComponent>& 
 /// product of the largest ratios), certified; std::nullopt when it is +∞ (an outcome of one world
 /// only, e.g. RR with δ > 0, or a Gaussian). Finite components: the largest ln ratio over their atoms
 /// in each direction; the Laplace mechanism: ε₀ = Δ/b both ways; Poisson-subsampled at q,
-/// ln(1 + q(e^{ε₀} − 1)) and −ln(1 − q(1 − e^{−ε₀})) (BBG18 Thm 8).
+/// ln(1 + q(e^{ε₀} − 1)) and −ln(1 − q(1 − e^{−ε₀})) (Balle, Barthe & Gaboardi, NeurIPS 2018, Thm 8).
 std::optional<Interval> composed_max_divergence(const std::vector<CompositionComponent>& components, Precision precision);
 
 /// The continuous pair a grid bracket analyses (amplification/poisson.hpp) for @p spec under
