@@ -3,7 +3,8 @@
 // accounting/ calls it). A plain program: prints wall and CPU time per route; asserts nothing.
 //
 //   exactdp_fast_composition dlap [K]                    discrete Laplace ε = 1, k = K (10 000), ε(10^-5)
-//   exactdp_fast_composition dpsgd [RES] [K] [FACTOR]    subsampled Gaussian σ = 1, q = 1/100, ε(10^-5)
+//   exactdp_fast_composition dpsgd [RES] [K] [FACTOR] [T] [B]  subsampled Gaussian σ = 1, q = 1/100,
+//       ε(10^-5), tail mass 2^-T per truncation (default 10^-33), GridOptions::fine_bin_bits B (20)
 #include "exactdp/amplification/poisson.hpp"
 #include "exactdp/compose/fast_convolution.hpp"
 #include "exactdp/mechanism/certified_loss.hpp"
@@ -68,6 +69,8 @@ int main(int argc, char** argv) {
   GridOptions o;
   o.resolution = res;
   o.composition_factor = argc > 4 ? static_cast<unsigned>(std::atoi(argv[4])) : 1;
+  if (argc > 5) o.tail = pow2(-std::atoi(argv[5]));  // tail mass 2^-T per truncation
+  if (argc > 6) o.fine_bin_bits = static_cast<unsigned>(std::atoi(argv[6]));
   timed("grid_epsilon_at_delta (resolution " + std::to_string(res) + ", composition factor " +
             std::to_string(o.composition_factor) + ")",
         [&] {

@@ -11,13 +11,15 @@ packages=(
   libflint-dev libflint-arb-dev
   libgtest-dev librapidcheck-dev libbenchmark-dev
   nlohmann-json3-dev libcli11-dev
-  libsodium-dev libtbb-dev clang libclang-rt-14-dev
+  libsodium-dev libtbb-dev
   libcairo2-dev
   doxygen graphviz
   python3
   python3-dev python3-pip python3-venv
   python3-mpmath
 )
+# clang and its libFuzzer runtime only for the coverage-guided fuzz run (EXACTDP_FUZZ=ON scripts/test.sh)
+if [ "${EXACTDP_FUZZ:-OFF}" = "ON" ]; then packages+=(clang libclang-rt-14-dev); fi
 
 missing=()
 for p in "${packages[@]}"; do

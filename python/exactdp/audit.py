@@ -42,7 +42,8 @@ _EXACT_KEYS = ("delta", "epsilon", "claimed_epsilon", "claimed_delta", "true_eps
 
 
 def grid_bracket(mechanism, times=1, delta=None, epsilon=None, sampling_rate=None, resolution=8, relative_width=None,
-                 max_resolution=64, max_points=200000):
+                 max_resolution=64, max_points=200000, composition_factor=1, tail=None,
+                 fine_bin_bits=20):
     """Certified bracket of the least epsilon at ``delta`` (or of delta at ``epsilon``) for ``times`` uses
     of ``mechanism`` ("gauss:sigma=S[,sensitivity=D]", Poisson-subsampled at ``sampling_rate`` under
     add/remove, or "laplace:b=B[,sensitivity=D]"), from the split/merge discretisations of
@@ -50,8 +51,14 @@ def grid_bracket(mechanism, times=1, delta=None, epsilon=None, sampling_rate=Non
     'resolution'}`` with Fractions. ``resolution`` (grid points per standard deviation of the privacy
     loss) sets the time/width trade-off: the width falls about 4-fold and the time grows about
     4-fold per doubling. With ``relative_width`` the resolution doubles from ``resolution`` up to
-    ``max_resolution`` until hi - lo <= relative_width * hi. Numbers are Fractions, ints or exact
-    strings.
+    ``max_resolution`` until hi - lo <= relative_width * hi. ``composition_factor`` (1 to 64): the
+    composed laws keep ``resolution * composition_factor`` points per deviation before they are
+    re-gridded (narrower for long compositions, a little slower). ``tail``: the mass moved per
+    truncation of a tail (default 10^-33; each truncation widens the bracket by at most that much in
+    delta, and 2^-50 keeps the convolutions' integers one machine word). ``fine_bin_bits`` b: the one-use
+    law is cut into one-step bins where 64 grid steps hold P-mass at least 2^-b, wider bins below
+    (fewer evaluations of Phi; 10 suits long compositions, the default 20 few uses). Numbers are
+    Fractions, ints or exact strings.
     """
     def text(x, field):
         if x is None:
@@ -61,7 +68,8 @@ def grid_bracket(mechanism, times=1, delta=None, epsilon=None, sampling_rate=Non
         return str(x)
     return _grid_bracket(mechanism, text(times, "times"), text(delta, "delta"), text(epsilon, "epsilon"),
                          text(sampling_rate, "sampling_rate"), resolution, text(relative_width, "relative_width"),
-                         max_resolution, max_points)
+                         max_resolution, max_points, composition_factor, text(tail, "tail"),
+                         fine_bin_bits)
 
 
 def audit(claims, digits=10, grid_resolution=1024, grid_points=40000):

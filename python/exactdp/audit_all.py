@@ -35,6 +35,10 @@ ADAPTERS = {
     "prv_accountant": "exactdp.adapters.prv",
     "autodp": "exactdp.adapters.autodp_adapter",
     "opacus": "exactdp.adapters.opacus_adapter",
+    # calibration APIs (docs/calibration.md): the returned noise audited as a claim at the target
+    "dp_accounting_calibration": "exactdp.adapters.calibration_dp_accounting",
+    "opacus_calibration": "exactdp.adapters.calibration_opacus",
+    "prv_accountant_calibration": "exactdp.adapters.calibration_prv",
 }
 
 
@@ -455,6 +459,9 @@ def run(accountants, grid, out, exactdp_bin=None, log=print, grid_resolution=102
             json.dump(C.exactdp_document(doc), f, indent=1)
         t1 = time.time()
         rows = judge(doc, exactdp_bin, grid_resolution, grid_points, executor=executor)
+        if any(x.get("calibration") for x in rows):
+            from . import calibration_audit
+            calibration_audit.add_ratios(rows, exactdp_bin, log=log)
         t2 = time.time()
         for x in rows:
             x["truth_f"], x["claimed_f"], x["rel_f"] = _num(x["truth"]), _num(x["claimed"]), _num(x["slack_relative"])
@@ -469,6 +476,11 @@ def run(accountants, grid, out, exactdp_bin=None, log=print, grid_resolution=102
             for i, x in enumerate(unsound_rows):
                 x["reproducer"] = reproduce.write(x, os.path.join(out, "reproducers", f"{name}-{i + 1:03d}.py"),
                                                   ", ".join(f"{k} {v}" for k, v in env.items() if v))
+        if any(x.get("calibration") for x in rows):
+            from . import calibration_audit
+            md_calibration = calibration_audit.table(rows)
+        else:
+            md_calibration = []
         bounds = [x for x in rows if x["verdict"] != "estimate" and x["rel_f"] is not None]
         worst = min(bounds, key=lambda x: x["rel_f"], default=None)
         low_errors = [x for x in rows if x["low_bound_error"]]
@@ -491,6 +503,7 @@ def run(accountants, grid, out, exactdp_bin=None, log=print, grid_resolution=102
             md.append(f"| `{pth}` | {sel[0]['guarantee']} | {len(sel)} | "
                       + " | ".join(str(sum(1 for x in sel if x["verdict"] == v)) for v in verdicts) + " |")
         md.append("")
+        md += md_calibration
         if unsound_rows:
             upath = os.path.join(out, f"unsound-{name}.json")
             with open(upath, "w", encoding="utf-8") as f:

@@ -19,9 +19,11 @@ Routes. Mechanism specs go to the composition planner (accounting/composition_pl
 planner has no profile (a Poisson-subsampled Gaussian or Laplace mechanism, a Laplace mechanism used
 more than once), the certified grid bracket of the audit (``grid_bracket``, docs/audit-subsampling.md)
 answers, as ``exactdp compose`` does; ``relative_width`` refines its grid (up to resolution 2048).
-Several Gaussians with different sigma and sensitivity compose in closed form (GDP). Pairs are
-composed exactly (``PrivacyLoss.self_compose``). Subsampling mechanisms with exact tables is not
-available from Python yet (``exactdp compose --sampling`` covers them) and is refused.
+Several Gaussians with different sigma and sensitivity compose in closed form (GDP). Pairs, and
+mechanisms with exact tables under ``sampling_rate`` (their add/remove subsampled pair,
+amplification/poisson.hpp; the base pair must be symmetric), go through the same planner as
+``exactdp compose --pair FILE --sampling poisson:q=R``: the composed size is estimated under
+``max_memory`` and the route chosen (or the question refused) as for specs.
 
 Degenerate DpEvents are the exact pairs they are: no noise (``noise_multiplier=0``, discrete
 Laplace ``noise_parameter=0``, RR ``noise_parameter=0``) is a pair of disjoint laws (delta = 1 at
@@ -34,7 +36,7 @@ import math
 from fractions import Fraction
 
 from ._core import Error, PrivacyLoss, PrivacyProfile, parse_mechanism_spec
-from ._core import _composition_delta, _composition_epsilon
+from ._core import _composition_delta, _composition_epsilon, _composition_of
 from ._core import grid_bracket as _grid_bracket
 
 _PRECISIONS = (128, 512, 2048)
@@ -217,34 +219,28 @@ def _solve(what, times, delta, epsilon, sampling_rate, relative_width, max_memor
         comps = [(s, k, rate if r is None else r * rate) for s, k, r in comps]
     comps = [(s, k, None if r == 1 else r) for s, k, r in comps]
 
-    if any(isinstance(s, PrivacyLoss) for s, _, _ in comps):
-        if any(r is not None for _, _, r in comps):
-            raise Error("sampling_rate: Poisson subsampling of a pair is not available from Python "
-                        "(exactdp compose --pair FILE --sampling poisson:q=R)")
-        loss = PrivacyLoss.identity()
-        for s, k, _ in comps:
-            one = s if isinstance(s, PrivacyLoss) else parse_mechanism_spec(s).exact_loss()
-            if one is None:
-                raise Error(f"what: {s} has no exact tables; it cannot be composed with a pair from Python")
-            loss = loss.compose(one.self_compose(k))
-        profile = PrivacyProfile(loss)
+    def gauss(s):  # the continuous mechanisms, whose subsampling only a grid bracket answers
+        return isinstance(s, str) and (s.startswith("gauss:") or s.startswith("laplace:"))
+    if any(isinstance(s, PrivacyLoss) or (r is not None and not gauss(s)) for s, _, r in comps):
+        # pairs, and mechanisms with exact tables Poisson-subsampled, go through the planner as
+        # `exactdp compose --pair FILE --sampling poisson:q=R` does (estimated under max_memory)
+        if any(r is not None and gauss(s) for s, _, r in comps):
+            raise Error("sampling_rate: a Poisson-subsampled Gaussian or Laplace mechanism is answered by a grid bracket alone, "
+                        "not composed with pairs or other mechanisms")
+        components = [(s, k, None if r is None else f"{r.numerator}/{r.denominator}") for s, k, r in comps]
         for p in _PRECISIONS:
-            v = profile.least_epsilon(at, p) if want_epsilon else profile.delta_at_epsilon(at, p)
-            if _narrow(v, relative_width):
-                break
-        return {"route": "exact", "reason": "exact composition of the pairs", key: tuple(v)}
+            out = _composition_of(components, delta=at if want_epsilon else None,
+                                  epsilon=None if want_epsilon else at, precision=p, max_memory=max_memory)
+            out[key] = tuple(out[key])
+            if _narrow(out[key], relative_width):
+                return out
+        raise Error(f"relative_width: the planner's route ({out['route']}) gives {out[key]}, wider than {relative_width}")
 
     sampled = [c for c in comps if c[2] is not None]
     if sampled:
         if len(comps) != 1:
-            raise Error("sampling_rate: Poisson subsampling is supported for one component (a Gaussian) only")
+            raise Error("sampling_rate: Poisson subsampling is supported for one component (a Gaussian or Laplace mechanism) only")
         spec, k, rate = comps[0]
-        if isinstance(spec, str) and parse_mechanism_spec(spec).exact_loss() is not None:
-            raise Error(f"sampling_rate: Poisson subsampling of {spec} is not available from Python yet (exactdp compose "
-                        "--mechanism SPEC --sampling poisson:q=R answers it)")
-        if not (isinstance(spec, str) and spec.split(":")[0] in ("gauss", "laplace")):
-            raise Error(f"sampling_rate: Poisson subsampling of {spec} is not available from Python (gauss and laplace; "
-                        "exactdp compose --sampling poisson:q=R covers mechanisms with exact tables)")
         return _grid(spec, k, delta, epsilon, rate, relative_width)
 
     specs, counts = [s for s, _, _ in comps], [k for _, k, _ in comps]
@@ -298,7 +294,7 @@ def epsilon_at(what, times=1, delta=None, sampling_rate=None, relative_width=Non
     ``what``: a SPEC string, a pair, a list of ``(what, times)``, or a dp_accounting DpEvent (see the
     module doc; DpEvent floats are taken at their exact binary values). ``delta`` is exact (Fraction,
     int or a string such as ``"1e-5"``; floats are refused). ``sampling_rate`` Poisson-subsamples
-    (add/remove) every component (a Gaussian or a Laplace mechanism). ``relative_width`` asks for hi - lo <= width * hi
+    (add/remove) every component: one Gaussian or Laplace mechanism (grid bracket), or pairs and mechanisms with exact tables. ``relative_width`` asks for hi - lo <= width * hi
     (more working precision, or a finer grid). With ``explain=True`` the planner's record comes back:
     ``{'route', 'reason', 'epsilon': (lo, hi), ...}``.
     """

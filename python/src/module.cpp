@@ -7,9 +7,11 @@
 #include "exactdp/divergence/privacy_loss.hpp"
 #include "exactdp/divergence/renyi.hpp"
 #include "exactdp/divergence/tradeoff.hpp"
+#include "exactdp/accounting/calibration.hpp"
 #include "exactdp/accounting/claim_check.hpp"
 #include "exactdp/accounting/composition_plan.hpp"
 #include "exactdp/accounting/verdict.hpp"
+#include "exactdp/io/calibration_report.hpp"
 #include "exactdp/io/check_report.hpp"
 #include "exactdp/io/claims.hpp"
 #include "exactdp/accounting/mechanism_spec.hpp"
@@ -25,6 +27,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/pair.h>
+#include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
 #include <nlohmann/json.hpp>
@@ -292,7 +295,8 @@ NB_MODULE(_core, m) {
   m.def(
       "grid_bracket",
       [](const std::string& mechanism, nb::handle times, nb::handle delta, nb::handle epsilon, nb::handle sampling_rate,
-         unsigned resolution, nb::handle relative_width, unsigned max_resolution, std::size_t max_points) {
+         unsigned resolution, nb::handle relative_width, unsigned max_resolution, std::size_t max_points,
+         unsigned composition_factor, nb::handle tail, unsigned fine_bin_bits) {
         const MechanismSpec spec = parse_mechanism_spec(mechanism);
         const unsigned long k = count(times, "times");
         const Rational q = sampling_rate.is_none() ? Rational(1) : rational(sampling_rate, "sampling_rate");
@@ -305,6 +309,9 @@ NB_MODULE(_core, m) {
         GridOptions o;
         o.resolution = resolution;
         o.max_points = max_points;
+        o.composition_factor = composition_factor;
+        o.fine_bin_bits = fine_bin_bits;
+        if (!tail.is_none()) o.tail = rational(tail, "tail");
         GridBracket b;
         {
           const std::optional<Rational> d = delta.is_none() ? std::nullopt : std::optional(rational(delta, "delta"));
@@ -327,11 +334,16 @@ NB_MODULE(_core, m) {
       },
       nb::arg("mechanism"), nb::arg("times") = 1, nb::arg("delta") = nb::none(), nb::arg("epsilon") = nb::none(),
       nb::arg("sampling_rate") = nb::none(), nb::arg("resolution") = 8, nb::arg("relative_width") = nb::none(),
-      nb::arg("max_resolution") = 64, nb::arg("max_points") = 200000,
+      nb::arg("max_resolution") = 64, nb::arg("max_points") = 200000, nb::arg("composition_factor") = 1,
+      nb::arg("tail") = nb::none(), nb::arg("fine_bin_bits") = 20,
       "Certified bracket of the least ε at delta (or of δ at epsilon) for times uses of gauss (Poisson-subsampled at\n"
       "sampling_rate, add/remove) or laplace: {'value': (lo, hi), 'step', 'final_step', 'points', 'resolution'}.\n"
-      "resolution is grid points per standard deviation of the privacy loss (width ~ 1/resolution^2, time ~\n"
-      "resolution^2); with relative_width the resolution doubles (up to max_resolution) until hi - lo <= width*hi.");
+      "resolution is grid points per standard deviation of the privacy loss (time about linear in it); with\n"
+      "relative_width the resolution doubles (up to max_resolution) until hi - lo <= width*hi. composition_factor\n"
+      "(1..64): composed laws keep resolution*composition_factor points per deviation; tail (a Fraction in\n"
+      "[0, 1/1000), default 10^-33): mass moved per truncation, each widening the bracket by at most that in delta\n"
+      "fine_bin_bits b: one-step bins where 64 grid steps hold P-mass >= 2^-b, wider below (fewer Phi evaluations)\n"
+      "(amplification/poisson.hpp GridOptions).");
 
   m.def("_audit_json",
         [](const std::string& text, const std::string& source, int digits, unsigned grid_resolution, std::size_t grid_points,
@@ -351,6 +363,36 @@ NB_MODULE(_core, m) {
         nb::arg("grid_points") = AuditOptions{}.grid_point_budget, nb::arg("max_memory") = default_memory_budget,
         "The report of `exactdp audit --json` for claims text (exactdp-claims/1); max_memory is the composition\n"
         "planner's budget in bytes (accounting/composition_plan.hpp).");
+
+  // Calibration (accounting/calibration.hpp), as `exactdp calibrate --json`.
+  m.def(
+      "_calibrate_json",
+      [](const std::string& family, nb::handle epsilon, nb::handle delta, nb::handle times, nb::handle sampling_rate,
+         nb::handle relative_width, const std::string& witness, unsigned max_levels, int digits, unsigned grid_resolution,
+         std::size_t grid_points, std::uint64_t max_memory) {
+        CalibrationTarget target;
+        target.epsilon = read_epsilon(to_string(rational(epsilon, "epsilon")), "epsilon", 100000);
+        target.delta = read_delta(to_string(rational(delta, "delta")), "delta");
+        target.times = count(times, "times");
+        if (!sampling_rate.is_none()) target.sampling_rate = rational(sampling_rate, "sampling_rate");
+        CalibrationOptions options;
+        options.relative_width = rational(relative_width, "relative_width");
+        if (witness != "epsilon" && witness != "delta") throw Error("calibrate", "witness", witness, "expected epsilon or delta");
+        options.witness = witness == "delta" ? CalibrationWitness::delta : CalibrationWitness::epsilon;
+        options.max_levels = max_levels;
+        if (grid_resolution < options.audit.grid_resolution_start)
+          throw Error("calibrate", "grid_resolution", std::to_string(grid_resolution), "must be at least 4");
+        options.audit.grid_resolution_max = grid_resolution;
+        options.audit.grid_point_budget = grid_points;
+        options.audit.plan.memory_budget = max_memory;
+        nb::gil_scoped_release release;
+        return calibration_report_json(calibrate(family, target, options), digits);
+      },
+      nb::arg("family"), nb::arg("epsilon"), nb::arg("delta"), nb::arg("times"), nb::arg("sampling_rate").none(),
+      nb::arg("relative_width"), nb::arg("witness") = "epsilon", nb::arg("max_levels") = CalibrationOptions{}.max_levels,
+      nb::arg("digits") = 10, nb::arg("grid_resolution") = AuditOptions{}.grid_resolution_max,
+      nb::arg("grid_points") = AuditOptions{}.grid_point_budget, nb::arg("max_memory") = default_memory_budget,
+      "The report of `exactdp calibrate --json` (docs/calibration.md) as JSON text.");
 
   // The composition planner (accounting/composition_plan.hpp), as `exactdp compose`: the route is
   // chosen under one memory budget, and the answer is certified.
@@ -417,6 +459,76 @@ NB_MODULE(_core, m) {
       nb::arg("mechanisms"), nb::arg("times"), nb::arg("epsilon"), nb::arg("precision") = 128,
       nb::arg("max_memory") = default_memory_budget,
       "delta(epsilon) of the composition, certified, along the planner's route: {'route', 'reason', 'delta': (lo, hi)}.");
+
+  // A composition of mechanism specs and exact pairs, each optionally Poisson-subsampled, through the
+  // same planner (plan_composition: estimated under the memory budget, refused or rerouted like
+  // `exactdp compose --pair FILE --sampling poisson:q=R`). components: (spec str | PrivacyLoss, times,
+  // rate | None); rate as an exact string. Returns the planner's record with "epsilon" or "delta".
+  m.def(
+      "_composition_of",
+      [](const std::vector<std::tuple<nb::object, unsigned long, std::optional<std::string>>>& components, nb::handle delta,
+         nb::handle epsilon, long precision, std::uint64_t max_memory) {
+        if (components.empty()) throw Error("composition", "what", "", "nothing to compose");
+        if (delta.is_none() == epsilon.is_none())
+          throw Error("composition", "delta", "", "give exactly one of delta (for epsilon) or epsilon (for delta)");
+        std::vector<CompositionComponent> comps;
+        for (std::size_t i = 0; i < components.size(); ++i) {
+          const auto& [what, times, rate] = components[i];
+          const std::string where = "what[" + std::to_string(i) + "]";
+          if (times < 1 || times > 100000000)
+            throw Error("composition", "times", std::to_string(times), "must be an integer between 1 and 100000000");
+          CompositionComponent c;
+          if (nb::isinstance<nb::str>(what)) {
+            const std::string text = nb::cast<std::string>(what);
+            c = {text, parse_mechanism_spec(text), std::nullopt, times, std::nullopt};
+          } else if (nb::isinstance<PrivacyLoss>(what)) {
+            c = {"pair " + where, std::nullopt, nb::cast<PrivacyLoss>(what), times, std::nullopt};
+          } else {
+            throw Error("composition", where, nb::cast<std::string>(nb::str(what)), "expected a SPEC string or a PrivacyLoss");
+          }
+          if (rate) {
+            const Rational q = parse_rational(*rate, "sampling_rate");
+            if (sgn(q) <= 0 || q > 1) throw Error("composition", "sampling_rate", *rate, "the sampling rate must lie in (0, 1]");
+            const std::string source = c.source;
+            c = poisson_subsampled(std::move(c), q, false, "sampling_rate");
+            c.source = source + " Poisson-subsampled at q = " + to_string(q) + " (add/remove)";
+            c.spec.reset();
+          }
+          comps.push_back(std::move(c));
+        }
+        PlanOptions options;
+        options.memory_budget = max_memory;
+        const CompositionPlan plan = plan_composition(comps, options);
+        if (!plan.has_profile())
+          throw Error("composition", "what", comps.front().source, "no exact or certified profile: " + plan.reason);
+        nb::dict out;
+        out["route"] = to_string(plan.route);
+        out["reason"] = plan.reason;
+        if (!delta.is_none()) {
+          const Rational d = read_delta(to_string(rational(delta, "delta")), "delta");
+          Interval value;
+          {
+            nb::gil_scoped_release release;
+            value = ComposedPrivacy(comps, plan, precision).least_epsilon(d);
+          }
+          if (value.lower_is_finite()) out["epsilon"] = interval(value);
+          else out["epsilon"] = nb::make_tuple(infinity(), infinity());
+        } else {
+          const Rational e = read_epsilon(to_string(rational(epsilon, "epsilon")), "epsilon");
+          Interval value;
+          {
+            nb::gil_scoped_release release;
+            value = ComposedPrivacy(comps, plan, precision).delta_at_epsilon(Interval(e, precision));
+          }
+          out["delta"] = interval(value);
+        }
+        return out;
+      },
+      nb::arg("components"), nb::arg("delta") = nb::none(), nb::arg("epsilon") = nb::none(), nb::arg("precision") = 128,
+      nb::arg("max_memory") = default_memory_budget,
+      "The planner's answer for a composition of (SPEC | PrivacyLoss, times, sampling_rate | None) components:\n"
+      "{'route', 'reason', 'epsilon' or 'delta': (lo, hi)}. Pairs are estimated under max_memory like specs; a\n"
+      "component with exact tables may be Poisson-subsampled (add/remove; the base pair must be symmetric).");
 
   // Live sessions (sample/session.hpp), as `exactdp run`: exact sampling from the spec's tables.
   nb::class_<Session>(m, "Session",

@@ -227,9 +227,11 @@ def test_subsampled_laplace_is_answered_by_the_grid():
     assert mp(lo) <= mpmath.mpf("0.04033113052605342719174498732637206274538") <= mp(hi)
 
 
-def test_subsampling_beyond_the_gaussian_is_refused():
+def test_subsampling_without_exact_tables_is_refused():
+    # rr and other mechanisms with exact tables are subsampled (tests/test_subsampled_pairs.py), gauss
+    # and laplace by the grid bracket; rr given by epsilon has neither tables nor a grid bracket
     with pytest.raises(exactdp.Error, match="sampling"):
-        exactdp.epsilon_at("rr:lambda=3/2", 3, delta="1/100", sampling_rate="1/2")
+        exactdp.epsilon_at("rr:epsilon=1", 3, delta="1/100", sampling_rate="1/2")
 
 
 # --- the CLI prints the same numbers -------------------------------------------------------------

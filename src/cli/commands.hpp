@@ -16,6 +16,15 @@ std::function<int()> add_compose(CLI::App& app);
 /// Registers `exactdp check` (game engine on a mechanism spec file).
 std::function<int()> add_check(CLI::App& app);
 
+/// `exactdp check SPEC --lambda EXPR --for-all NAME` (parametric.cpp): the pure-DP claim λ(NAME)
+/// for every value of the spec's parameter; returns the exit code.
+int check_for_all(const std::string& file, const std::string& parameter, const std::string& lambda, const std::string& epsilon,
+                  const std::string& delta, unsigned horizon, bool cross_check, bool json_output, const std::string& adversary);
+
+/// `exactdp profile SPEC --parametric` (parametric.cpp): the worst-case pure ratio for every value
+/// of the spec's parameter; returns the exit code.
+int profile_parametric(const std::string& file, unsigned horizon, bool json_output);
+
 /// True when @p path is a mechanism spec file ("format": "exactdp/1") rather than a pair file.
 bool is_mechanism_spec_file(const std::string& path);
 
@@ -46,6 +55,8 @@ std::function<int()> add_lint(CLI::App& app);
 std::function<int()> add_run(CLI::App& app);
 /// Registers `exactdp simulate` (randomized-response simulators, reduce/).
 std::function<int()> add_simulate(CLI::App& app);
+/// Registers `exactdp calibrate` (the least noise meeting a target; calibrate.cpp).
+std::function<int()> add_calibrate(CLI::App& app);
 /// Registers `exactdp check-composite` (the HSV §6 conditions on a composite mechanism, reduce/).
 std::function<int()> add_check_composite(CLI::App& app);
 

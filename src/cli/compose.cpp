@@ -285,7 +285,11 @@ std::function<int()> add_profile(CLI::App& app) {
   cmd->add_option("--threads", game->threads, "(mechanism specs) worker threads of the search (default 0: all cores)");
   cmd->add_flag("--stats", game->stats, "(mechanism specs) print engine statistics");
   cmd->add_option("--adversary", game->adversary, "(mechanism specs) adaptive (default), oblivious or sequential");
+  auto parametric = std::make_shared<bool>(false);
+  cmd->add_flag("--parametric", *parametric,
+                "(specs with a parameter) the worst-case pure ratio as a piecewise rational function (docs/parametric.md)");
   return [=]() -> int {
+    if (*parametric) return profile_parametric(*file, game->horizon, opts->json_output);
     if (is_mechanism_spec_file(*file)) {
       if (!opts->epsilons.empty())
         throw Error("--epsilon", "", opts->epsilons.front(),

@@ -96,6 +96,8 @@ struct CheckRequest {
   unsigned threads = 0;
   Precision max_precision = ClaimCheckOptions{}.max_precision;
   bool json_output = false, stats = false;
+  std::string for_all;        ///< --for-all NAME: λ is an expression in the spec's parameter (parametric.cpp)
+  bool no_cross_check = false;
 };
 
 /// The human-readable verdict (the JSON report is io/check_report.hpp's).
@@ -190,7 +192,14 @@ std::function<int()> add_check(CLI::App& app) {
   cmd->add_flag("--json", o->json_output, "Machine-readable output");
   cmd->add_flag("--stats", o->stats, "Print engine statistics (with the process's peak memory)");
   cmd->add_option("--adversary", o->adversary, "adaptive (default), oblivious or sequential (compositions)");
+  cmd->add_option("--for-all", o->for_all,
+                  "Decide the pure-DP claim for every value of the spec's parameter (docs/parametric.md); --lambda is\n"
+                  "then an expression in it, e.g. --lambda \"r/(1-r)\" --for-all r");
+  cmd->add_flag("--no-cross-check", o->no_cross_check, "With --for-all: skip the numeric engine at each holding region's sample");
   return [=]() -> int {
+    if (!o->for_all.empty())
+      return check_for_all(o->file, o->for_all, o->claim.lambda, o->claim.epsilon, o->claim.delta, o->horizon, !o->no_cross_check,
+                           o->json_output, o->adversary);
     const GameClaim claim = read_game_claim(o->claim, "--");
     ClaimCheckOptions options;
     options.adversary = parse_adversary_class(o->adversary, "--adversary");

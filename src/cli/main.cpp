@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   auto run_lint = exactdp::cli::add_lint(app);
   auto run_simulate = exactdp::cli::add_simulate(app);
   auto run_check_composite = exactdp::cli::add_check_composite(app);
+  auto run_calibrate = exactdp::cli::add_calibrate(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -52,6 +53,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("lint")) return run_lint();
     if (app.got_subcommand("simulate")) return run_simulate();
     if (app.got_subcommand("check-composite")) return run_check_composite();
+    if (app.got_subcommand("calibrate")) return run_calibrate();
   } catch (const exactdp::Error& e) {
     std::cerr << "exactdp: " << e.what() << "\n";
     return exactdp::exit_code::bad_input;

@@ -108,6 +108,66 @@ RC_GTEST_PROP(IntervalEnclosure, ErfcContainsHighPrecisionValue, ()) {
 RC_GTEST_PROP(IntervalEnclosure, NormalCdfContainsHighPrecisionValue, ()) {
   check_refines([](const Interval& x) { return normal_cdf(x); }, *small_rational());
 }
+/// erfc over the MPFI interval t by MPFR alone (decreasing: the ends' images, rounded outward), as
+/// exact rationals: the second route beside numeric/'s erfc and Φ, which use Arb's ball arithmetic
+/// when it is installed. Precondition: t bounded.
+std::pair<Rational, Rational> mpfr_erfc_hull(mpfi_srcptr t) {
+  mpfr_t lo, hi;
+  mpfr_init2(lo, high);
+  mpfr_init2(hi, high);
+  mpfr_erfc(lo, &t->right, MPFR_RNDD);
+  mpfr_erfc(hi, &t->left, MPFR_RNDU);
+  Rational a, b;
+  mpfr_get_q(a.get_mpq_t(), lo);
+  mpfr_get_q(b.get_mpq_t(), hi);
+  mpfr_clear(lo);
+  mpfr_clear(hi);
+  return {a, b};
+}
+
+// Second computation by another library: the 64-bit enclosure (Arb when present) contains MPFR's
+// 1024-bit enclosure of the same value (which hugs the truth), for thin (point) and wide arguments.
+RC_GTEST_PROP(IntervalEnclosure, ErfcContainsMpfrValue, ()) {
+  const Rational a = *small_rational(), w = *rational_in(0, 3);
+  for (const Rational& hi_end : std::vector<Rational>{a, Rational(a + w)}) {
+    const Interval x = Interval::hull(a, hi_end, low);
+    const Interval e = erfc(x);
+    mpfi_t t;
+    mpfi_init2(t, high);
+    mpfi_interv_q(t, Rational(a).get_mpq_t(), Rational(hi_end).get_mpq_t());
+    const auto [lo, hi] = mpfr_erfc_hull(t);
+    mpfi_clear(t);
+    RC_ASSERT(e.lower() <= lo);
+    RC_ASSERT(e.upper() >= hi);
+  }
+}
+RC_GTEST_PROP(IntervalEnclosure, NormalCdfContainsMpfrValue, ()) {
+  const Rational a = *small_rational();
+  const Interval phi = normal_cdf(Interval(a, low));
+  // Φ(a) = erfc(−a/√2)/2 with every step in MPFI at 1024 bits and erfc by MPFR
+  mpfi_t t, r2;
+  mpfi_init2(t, high);
+  mpfi_init2(r2, high);
+  mpfi_set_q(t, Rational(a).get_mpq_t());
+  mpfi_set_ui(r2, 2);
+  mpfi_sqrt(r2, r2);
+  mpfi_div(t, t, r2);
+  mpfi_neg(t, t);
+  auto [lo, hi] = mpfr_erfc_hull(t);
+  mpfi_clear(t);
+  mpfi_clear(r2);
+  RC_ASSERT(phi.lower() <= lo / 2);
+  RC_ASSERT(phi.upper() >= hi / 2);
+  // and narrow where Φ is not astronomically small (|a| ≤ 30). The 64-bit argument is uncertain by
+  // up to |a|·2^−63, and ln Φ has slope φ/Φ ≤ |a| + 1 (Mills' ratio), so even the exact image of the
+  // argument interval is about (a² + |a|)·2^−63 wide, relatively; allow that with a factor 8 of slack
+  // for the evaluation (Arb's ball or MPFR's two ends) and 2^−59 for the final roundings. A blow-up of
+  // the enclosure (a lost bit of precision per step, an unthinned ball) exceeds it by far.
+  if (abs(a) <= 30) {
+    const Rational allowance = (a * a + abs(a)) * pow2(-60) + pow2(-59);
+    RC_ASSERT(phi.width_upper() <= allowance * phi.upper());
+  }
+}
 RC_GTEST_PROP(IntervalEnclosure, NormalQuantileContainsHighPrecisionValue, ()) {
   check_refines([](const Interval& p) { return normal_quantile(p); }, *probability());
 }

@@ -10,6 +10,10 @@ levels (``_exactdp_opacus`` and ``_exactdp_opacus.accountants``) are stub module
 never executed. Relative imports inside the files (``from .analysis import rdp``,
 ``from ...rdp import RDPAccountant``) resolve inside the private package as they do in Opacus.
 
+``opacus/accountants/registry.py`` and ``utils.py`` (``get_noise_multiplier``) are loaded the same way;
+``utils.py``'s absolute ``from opacus.accountants import create_accountant`` is answered by the
+private ``accountants`` package, which holds the registry's ``create_accountant``.
+
 One import is answered by a stub: ``accountant.py`` (the base class ``IAccountant``) does
 ``from opacus.optimizers import DPOptimizer``, used only in a type annotation and in
 ``get_optimizer_hook_fn``, which the audit never calls. That file is executed with an import hook
@@ -74,8 +78,10 @@ def load_opacus_accountants():
     """The module namespace of Opacus's accountants, loaded without torch: an object with
     ``RDPAccountant``, ``PRVAccountant``, ``GaussianAccountant`` (the classes of
     ``opacus.accountants``) and ``analysis`` (``opacus.accountants.analysis``: ``rdp``, ``gdp``,
-    ``prv``). Loading twice returns the same modules."""
-    if _ALIAS + ".accountants.gdp" in sys.modules:
+    ``prv``), ``create_accountant`` (``registry.py``) and ``get_noise_multiplier``
+    (``opacus.accountants.utils``, the calibration DP-SGD users call). Loading twice returns the
+    same modules."""
+    if _ALIAS + ".accountants.utils" in sys.modules:
         acc = sys.modules[_ALIAS + ".accountants"]
         return acc
     root = _opacus_dir()
@@ -99,4 +105,12 @@ def load_opacus_accountants():
     acc.GaussianAccountant = gdp.GaussianAccountant
     acc.analysis = sys.modules[_ALIAS + ".accountants.analysis"]
     acc.opacus_dir = root
+    # the calibration helper opacus.accountants.utils.get_noise_multiplier does
+    # "from opacus.accountants import create_accountant": answered by this stub package, which gets
+    # create_accountant from the installed registry.py (relative imports only)
+    registry = _load_file(_ALIAS + ".accountants.registry", os.path.join(accountants_dir, "registry.py"))
+    acc.create_accountant = registry.create_accountant
+    utils = _load_file(_ALIAS + ".accountants.utils", os.path.join(accountants_dir, "utils.py"),
+                       {"opacus.accountants": acc})
+    acc.get_noise_multiplier = utils.get_noise_multiplier
     return acc

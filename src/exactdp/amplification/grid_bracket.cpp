@@ -225,6 +225,25 @@ bool heavier_top(const std::vector<Atom>& atoms) {
   return top > bottom;
 }
 
+/// Of two lower laws on the same grid (both valid: any merge order is), the one with the larger
+/// Σ_j m_j (1 − e^{−jh})⁺, i.e. H_1 of its finite part — a heuristic in binary64 that only chooses.
+/// The one-use merge is done in both sweep directions and the better kept: an upward sweep fails to
+/// reach its targets in a steeply falling upper tail (the carry is rounded down by up to a bin,
+/// exactly where ε(δ) is decided for few uses), a downward sweep can fail the same way at the
+/// bottom; which matters depends on the law and the step (measured in bench/README.md).
+const GridLaw& better_lower(const GridLaw& a, const GridLaw& b) {
+  auto score = [](const GridLaw& x) {
+    const double h = step_double(x);
+    double s = 0;
+    for (std::size_t i = 0; i < x.masses.size(); ++i) {
+      const long j = x.offset + static_cast<long>(i);
+      if (j > 0) s += x.masses[i] * -std::expm1(-static_cast<double>(j) * h);
+    }
+    return s;
+  };
+  return score(b) > score(a) ? b : a;
+}
+
 /// The same law on the grid of twice the step: a point between two coarse points is split
 /// between them with its P- and Q-masses kept (upper law, fact 2), or merged with its neighbours
 /// (lower law, fact 3).
@@ -283,11 +302,22 @@ struct LossLaw {
   std::vector<std::pair<Rational, Interval>> atoms;          // (loss, P-mass) of the point masses
 };
 
+/// x intersected with [0, 1] (a finite end outside is moved to the nearer of 0 and 1, an infinite
+/// lower end to 0 and upper end to 1; an empty result becomes the point at the upper end), on the
+/// MPFR ends directly: it runs once per bin and CDF.
 Interval clamp01(const Interval& x) {
-  Rational lo = x.lower_is_finite() ? std::max(Rational(0), std::min(Rational(1), x.lower())) : Rational(0);
-  Rational hi = x.upper_is_finite() ? std::min(Rational(1), std::max(Rational(0), x.upper())) : Rational(1);
-  if (lo > hi) lo = hi;
-  return Interval::hull(lo, hi, x.precision());
+  Interval r = x;
+  mpfr_ptr lo = &r.get()->left, hi = &r.get()->right;
+  auto clamp = [](mpfr_ptr e) {  // false for an end that is not a number (then as the old rule: 0 below, 1 above)
+    if (!mpfr_number_p(e)) return false;
+    if (mpfr_sgn(e) < 0) mpfr_set_zero(e, 1);
+    else if (mpfr_cmp_ui(e, 1) > 0) mpfr_set_ui(e, 1, MPFR_RNDN);
+    return true;
+  };
+  if (!clamp(lo)) mpfr_set_zero(lo, 1);
+  if (!clamp(hi)) mpfr_set_ui(hi, 1, MPFR_RNDN);
+  if (mpfr_cmp(lo, hi) > 0) mpfr_set(lo, hi, MPFR_RNDN);
+  return r;
 }
 
 /// Masses of consecutive bins (a, b] of one distribution: from the CDF while it is at most 1/2,
@@ -371,18 +401,20 @@ std::pair<long, long> window(const LossLaw& law, const Rational& h, double tail,
 }
 
 /// Bin boundaries (grid indices) over [lo, hi]: blocks of kBlock steps, cut into bins of 1, 4,
-/// 16 or kBlock steps by the block's P-mass. Wide bins in the tails save most evaluations of the
+/// 16 or kBlock steps by the block's P-mass m (1 step for m ≥ 2^−b, 4 for m ≥ 2^−2b, 16 for
+/// m ≥ 2^−3b, b = GridOptions::fine_bin_bits). Wide bins in the tails save most evaluations of the
 /// CDFs; they cost little, because splitting and merging err to second order in the bin width
 /// and the tails carry little mass. (Any partition gives a valid bracket.)
 
-std::vector<long> bin_boundaries(const LossLaw& law, const Rational& h, long lo, long hi, Precision p) {
+std::vector<long> bin_boundaries(const LossLaw& law, const Rational& h, long lo, long hi, unsigned fine_bin_bits) {
+  const double fine = std::ldexp(1.0, -static_cast<int>(fine_bin_bits));
   BinMasses first(law.cdf1, law.sf1, law.total1);
   first.start(h * Rational(lo));
   std::vector<long> cuts{lo};
   for (long a = lo; a < hi; a += kBlock) {
     const long b = std::min(hi, a + kBlock);
     const double m = upper_double(first.next(h * Rational(b)));
-    const long width = m >= 0x1p-20 ? 1 : m >= 0x1p-40 ? 4 : m >= 0x1p-60 ? 16 : kBlock;
+    const long width = m >= fine ? 1 : m >= fine * fine ? 4 : m >= fine * fine * fine ? 16 : kBlock;
     for (long c = a + width; c < b; c += width) cuts.push_back(c);
     cuts.push_back(b);
   }
@@ -402,7 +434,8 @@ long ceil_of(const Rational& x) {
   return c.get_si();
 }
 
-std::pair<GridLaw, GridLaw> discretise(const LossLaw& law, const Rational& h, double tail, std::size_t max_points) {
+std::pair<GridLaw, GridLaw> discretise(const LossLaw& law, const Rational& h, double tail, std::size_t max_points,
+                                       unsigned fine_bin_bits) {
   const Precision p = 64;  // bin masses end as binary64 bounds (the split's cancellation costs ~log2(1/h) bits)
   // plain variables, not a structured binding: the lambdas below capture lo (C++20 allows capturing
   // a binding, clang 14 does not)
@@ -414,7 +447,7 @@ std::pair<GridLaw, GridLaw> discretise(const LossLaw& law, const Rational& h, do
     hi = std::max(hi, ceil_of(x));
   }
   check_size(static_cast<std::size_t>(hi - lo + 1), max_points);
-  const std::vector<long> cuts = bin_boundaries(law, h, lo, hi, p);
+  const std::vector<long> cuts = bin_boundaries(law, h, lo, hi, fine_bin_bits);
   GridLaw U;
   U.side = BoundSide::upper;
   U.step = h;
@@ -476,7 +509,7 @@ std::pair<GridLaw, GridLaw> discretise(const LossLaw& law, const Rational& h, do
   const Interval above = first.rest();
   U.infinite_mass = upper_double(above);
   atoms.push_back({hi, hi, lower_double(above), lower_double(above), true});  // above hi·h, rounded down
-  GridLaw L = merge_onto_grid(atoms, h, 0.0, heavier_top(atoms));
+  GridLaw L = better_lower(merge_onto_grid(atoms, h, 0.0, false), merge_onto_grid(atoms, h, 0.0, true));
   truncate(U, tail);
   truncate(L, tail);
   return {U, L};
@@ -549,11 +582,13 @@ std::pair<LossLaw, LossLaw> loss_laws(const ContinuousPair& pair, Precision p) {
   // Gaussian: with μ = Δ/σ the base loss L is N(μ²/2, μ²) under P and N(−μ²/2, μ²) under Q.
   const Rational mu = pair.sensitivity / pair.sigma_or_scale;
   const Rational half = mu * mu / 2;
+  // the constants as enclosures once (the arguments t below are at precision p)
+  const Interval half_i(half, p), mu_i(mu, p);
   BaseLaws base;
-  base.FP = [mu, half](const Interval& t) { return normal_cdf((t - Interval(half, t.precision())) / Interval(mu, t.precision())); };
-  base.SFP = [mu, half](const Interval& t) { return normal_cdf(-(t - Interval(half, t.precision())) / Interval(mu, t.precision())); };
-  base.FQ = [mu, half](const Interval& t) { return normal_cdf((t + Interval(half, t.precision())) / Interval(mu, t.precision())); };
-  base.SFQ = [mu, half](const Interval& t) { return normal_cdf(-(t + Interval(half, t.precision())) / Interval(mu, t.precision())); };
+  base.FP = [half_i, mu_i](const Interval& t) { return normal_cdf((t - half_i) / mu_i); };
+  base.SFP = [half_i, mu_i](const Interval& t) { return normal_cdf(-(t - half_i) / mu_i); };
+  base.FQ = [half_i, mu_i](const Interval& t) { return normal_cdf((t + half_i) / mu_i); };
+  base.SFQ = [half_i, mu_i](const Interval& t) { return normal_cdf(-(t + half_i) / mu_i); };
   return subsampled_laws(base, pair.q, p);
 }
 
@@ -585,14 +620,31 @@ std::pair<LossLaw, LossLaw> subsampled_laws(const BaseLaws& base, const Rational
     r.t = log(arg / Interval(q, p));
     return r;
   };
-  // cdf1 and cdf2 are evaluated at the same point one after the other: remember the last inverse
-  auto last = std::make_shared<std::optional<std::pair<Rational, Inv>>>();
-  auto inverse = [inverse_uncached, last](const Rational& l) {
-    if (*last && (*last)->first == l) return (*last)->second;
-    Inv r = inverse_uncached(l);
-    *last = std::pair{l, r};
-    return r;
+  // The first and second distributions' CDFs are evaluated at the same point one after the other
+  // (BinMasses), and both need Φ at the same arguments: remember the last point's inverse and the
+  // Φ values computed there (each is computed at most once per point).
+  struct AtPoint {
+    std::optional<Rational> l;
+    Inv v;
+    std::optional<Interval> fp, fq, sfp, sfq;
   };
+  auto memo = std::make_shared<AtPoint>();
+  auto at = [inverse_uncached, memo](const Rational& l) -> AtPoint& {
+    if (!memo->l || *memo->l != l) {
+      *memo = AtPoint{};
+      memo->l = l;
+      memo->v = inverse_uncached(l);
+    }
+    return *memo;
+  };
+  auto once = [](std::optional<Interval>& slot, auto f, const Interval& t) -> const Interval& {
+    if (!slot) slot = f(t);
+    return *slot;
+  };
+  auto fp = [=](AtPoint& m) { return once(m.fp, FP, m.v.t); };
+  auto fq = [=](AtPoint& m) { return once(m.fq, FQ, m.v.t); };
+  auto sfp = [=](AtPoint& m) { return once(m.sfp, SFP, m.v.t); };
+  auto sfq = [=](AtPoint& m) { return once(m.sfq, SFQ, m.v.t); };
   const Interval qi(q, p), ri(1 - q, p), zero(Rational(0), p), one(Rational(1), p);
   // An increasing-in-t probability F(g⁻¹(l)) (none: F(−∞) = 0; unbounded: between 0 and F(hi)),
   // and a decreasing one S(g⁻¹(l)) (none: 1; unbounded: between S(hi) and 1).
@@ -605,37 +657,37 @@ std::pair<LossLaw, LossLaw> subsampled_laws(const BaseLaws& base, const Rational
   LossLaw remove, add;
   // remove: ℓ = g(L), increasing in L; first distribution A = qP + (1−q)Q, second B = Q.
   remove.cdf1 = [=](const Rational& l) {
-    Inv v = inverse(l);
-    return increasing(v, v.none ? zero : qi * FP(v.t) + ri * FQ(v.t));
+    AtPoint& m = at(l);
+    return increasing(m.v, m.v.none ? zero : qi * fp(m) + ri * fq(m));
   };
   remove.sf1 = [=](const Rational& l) {
-    Inv v = inverse(l);
-    return decreasing(v, v.none ? one : qi * SFP(v.t) + ri * SFQ(v.t));
+    AtPoint& m = at(l);
+    return decreasing(m.v, m.v.none ? one : qi * sfp(m) + ri * sfq(m));
   };
   remove.cdf2 = [=](const Rational& l) {
-    Inv v = inverse(l);
-    return increasing(v, v.none ? zero : FQ(v.t));
+    AtPoint& m = at(l);
+    return increasing(m.v, m.v.none ? zero : fq(m));
   };
   remove.sf2 = [=](const Rational& l) {
-    Inv v = inverse(l);
-    return decreasing(v, v.none ? one : SFQ(v.t));
+    AtPoint& m = at(l);
+    return decreasing(m.v, m.v.none ? one : sfq(m));
   };
   // add: loss −ℓ, first distribution B = Q, second A; Pr[−g(L) <= l] = Pr[L >= g⁻¹(−l)].
   add.cdf1 = [=](const Rational& l) {
-    Inv v = inverse(-l);
-    return decreasing(v, v.none ? one : SFQ(v.t));
+    AtPoint& m = at(-l);
+    return decreasing(m.v, m.v.none ? one : sfq(m));
   };
   add.sf1 = [=](const Rational& l) {
-    Inv v = inverse(-l);
-    return increasing(v, v.none ? zero : FQ(v.t));
+    AtPoint& m = at(-l);
+    return increasing(m.v, m.v.none ? zero : fq(m));
   };
   add.cdf2 = [=](const Rational& l) {
-    Inv v = inverse(-l);
-    return decreasing(v, v.none ? one : qi * SFP(v.t) + ri * SFQ(v.t));
+    AtPoint& m = at(-l);
+    return decreasing(m.v, m.v.none ? one : qi * sfp(m) + ri * sfq(m));
   };
   add.sf2 = [=](const Rational& l) {
-    Inv v = inverse(-l);
-    return increasing(v, v.none ? zero : qi * FP(v.t) + ri * FQ(v.t));
+    AtPoint& m = at(-l);
+    return increasing(m.v, m.v.none ? zero : qi * fp(m) + ri * fq(m));
   };
   return {remove, add};
 }
@@ -710,6 +762,8 @@ void check_options(const GridOptions& o) {
   if (o.max_points < 16) throw Error("grid bracket", "max_points", std::to_string(o.max_points), "must be at least 16");
   if (o.composition_factor < 1 || o.composition_factor > 64)
     throw Error("grid bracket", "composition_factor", std::to_string(o.composition_factor), "must lie in [1, 64]");
+  if (o.fine_bin_bits < 1 || o.fine_bin_bits > 340)
+    throw Error("grid bracket", "fine_bin_bits", std::to_string(o.fine_bin_bits), "must lie in [1, 340]");
   if (sgn(o.tail) < 0 || o.tail >= Rational(1, 1000))
     throw Error("grid bracket", "tail", to_string(o.tail), "must lie in [0, 1/1000)");
 }
@@ -735,11 +789,11 @@ Laws composed_laws(const ContinuousPair& pair, unsigned long k, const GridOption
     auto [remove, add] = loss_laws(pair, 64);
     for (int tries = 0;; ++tries, h *= 2) {  // coarser when the window would exceed max_points
       try {
-        auto r = discretise(remove, h, tail, o.max_points);
+        auto r = discretise(remove, h, tail, o.max_points, o.fine_bin_bits);
         if (pair.kind == ContinuousPair::Kind::laplace && pair.q == 1) {
           one = {h, {r.first, r.second, r.first, r.second}};
         } else {
-          auto a = discretise(add, h, tail, o.max_points);
+          auto a = discretise(add, h, tail, o.max_points, o.fine_bin_bits);
           one = {h, {r.first, r.second, a.first, a.second}};
         }
         break;

@@ -537,6 +537,10 @@ namespace {
 
 Game read_document(const Reader& r, const Json& doc, const std::string& source) {
   r.object(doc, "");
+  if (doc.contains("parameters"))  // a spec with a parameter (io/parametric_spec.hpp) is decided for all values at once
+    r.fail("/parameters", io::shown(doc["parameters"]),
+           "this spec has a parameter: decide a claim for every value with `exactdp check SPEC --lambda EXPR --for-all NAME`, or "
+           "print the worst ratio with `exactdp profile SPEC --parametric` (docs/parametric.md)");
   r.only_keys(doc, "", {"format", "name", "horizon", "max_horizon", "neighbours", "mechanism"});
   const std::string format = r.string(r.member(doc, "", "format"), "/format");
   if (format != "exactdp/1") r.fail("/format", format, "unsupported format (this version reads \"exactdp/1\")");

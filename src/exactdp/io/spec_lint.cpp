@@ -1,5 +1,7 @@
 #include "exactdp/io/spec_lint.hpp"
 
+#include "exactdp/io/parametric_spec.hpp"
+
 #include "exactdp/game/structure.hpp"
 #include "exactdp/io/json_reader.hpp"
 #include "exactdp/io/spec_file.hpp"
@@ -68,6 +70,19 @@ std::size_t LintReport::notes() const { return diagnostics.size() - errors() - w
 int LintReport::exit_code() const { return errors() ? 2 : warnings() ? 1 : 0; }
 
 LintReport lint_spec(std::string_view text, const std::string& source) {
+  // a spec with a parameter (docs/parametric.md): its validation for every value, then the table
+  // checks on the spec instantiated at one value (the structure does not depend on the value)
+  if (is_parametric_spec_text(text)) {
+    try {
+      const ParametricSpec spec = parse_parametric_spec(text, source);
+      return lint_spec(spec.instantiate_text(spec.reference_value), source);
+    } catch (const Error& e) {
+      LintReport report;
+      report.file = source;
+      report.diagnostics.push_back({Severity::error, "invalid", e.field().empty() ? "/" : e.field(), e.value(), e.why()});
+      return report;
+    }
+  }
   LintReport report;
   report.file = source;
   const SpecReading reading = read_spec(text, source);

@@ -1,0 +1,87 @@
+"""exactdp.calibration: the least noise that meets a privacy target, as a certified bracket.
+
+``calibrate(family, epsilon=..., delta=..., times=1, sampling_rate=None, relative_width="1/1000")``
+runs the search of ``exactdp calibrate`` (accounting/calibration.hpp; docs/calibration.md) and
+returns its report as a dict with exact values as ``Fraction`` and certified ones as
+``(lo, hi)`` tuples of ``Fraction``:
+
+* ``status``: ``"bracketed"`` (the relative width was reached), ``"undecided"`` (a level between the
+  ends could not be separated from the target by the planner), ``"no_level_meets"`` or
+  ``"no_level_fails"``;
+* ``lo``, ``hi``: the bracket of the least noise parameter (``parameter``: sigma, b, r or lambda),
+  present when both ends were found; ``noisier`` says whether more noise is the ``"larger"`` or
+  the ``"smaller"`` value (lambda of randomized response: smaller), so the end that **meets** the
+  target is ``hi`` for sigma, b, r and ``lo`` for lambda;
+* ``meets`` and ``fails``: the two ends with their evidence (``true_epsilon`` or ``true_delta``,
+  certified at that level; ``method``, ``precision``);
+* ``probability`` (rr, krr): the truth probability lambda/(lambda + k - 1) at each end;
+* ``monotonicity``: why more noise never hurts in this family (the premise of the bisection).
+
+Numbers are Fractions, ints or exact strings ("1e-5"); Python floats are refused (pass
+``Fraction(x)`` for the exact binary value of a float).
+"""
+import json
+import math
+from decimal import Decimal
+from fractions import Fraction
+
+from ._core import _calibrate_json
+
+
+def _exact(x, field):
+    if x is None:
+        return None
+    if isinstance(x, (float, bool)):
+        raise TypeError(f"{field}: Python floats are binary approximations; pass a Fraction, an int or a string such as '0.1'")
+    return str(x)
+
+
+def _value(v):
+    if v is None:
+        return None
+    if isinstance(v, dict):
+        return tuple(math.inf if v[k] == "inf" else Fraction(Decimal(v[k])) for k in ("lo", "hi"))
+    if v == "inf":
+        return math.inf
+    return Fraction(v)
+
+
+def _level(level):
+    if level is None:
+        return None
+    out = dict(level)
+    out["value"] = Fraction(level["value"])
+    for key in ("true_epsilon", "true_delta"):
+        if key in level:
+            out[key] = _value(level[key])
+    if "true_lambda" in level:
+        out["true_lambda"] = Fraction(level["true_lambda"])
+    return out
+
+
+def calibrate(family, epsilon, delta, times=1, sampling_rate=None, relative_width="1/1000", witness="epsilon",
+              max_levels=200, digits=10, grid_resolution=1024, grid_points=40000, max_memory=1 << 30):
+    """The least noise of ``family`` ("gauss", "laplace", "dlaplace", "rr", "krr:k=K", optionally with fixed
+    keys such as "gauss:sensitivity=2") for which ``times`` uses, each Poisson-subsampled at
+    ``sampling_rate`` (add/remove), are (``epsilon``, ``delta``)-DP: a certified bracket (see the module
+    docstring). ``witness`` ("epsilon" or "delta") chooses the certified quantity that judges each level;
+    ``grid_resolution``, ``grid_points`` and ``max_memory`` are the audit's limits for each level.
+    Raises ``exactdp.Error`` (a ValueError) naming the field on bad input or a refused family.
+    """
+    text = _calibrate_json(family, _exact(epsilon, "epsilon"), _exact(delta, "delta"), _exact(times, "times"),
+                           _exact(sampling_rate, "sampling_rate"), _exact(relative_width, "relative_width"), witness,
+                           max_levels, digits, grid_resolution, grid_points, max_memory)
+    report = json.loads(text)
+    out = dict(report)
+    out["target"] = {k: (v if k == "times" else Fraction(v)) for k, v in report["target"].items()}
+    out["relative_width"] = Fraction(report["relative_width"])
+    out["meets"] = _level(report["meets"])
+    out["fails"] = _level(report["fails"])
+    out["undecided_levels"] = [_level(l) for l in report["undecided_levels"]]
+    if "bracket" in report:
+        out["lo"] = Fraction(report["bracket"]["lo"])
+        out["hi"] = Fraction(report["bracket"]["hi"])
+        out["width"] = Fraction(report["bracket"]["width"])
+    if "probability" in report:
+        out["probability"] = {k: Fraction(v) for k, v in report["probability"].items()}
+    return out

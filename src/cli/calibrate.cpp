@@ -1,0 +1,133 @@
+// `exactdp calibrate`: the least noise that meets a target (accounting/calibration.hpp). Parses,
+// calls calibrate(), prints the report of io/calibration_report.hpp.
+#include "commands.hpp"
+
+#include "exactdp/accounting/calibration.hpp"
+#include "exactdp/accounting/verdict.hpp"
+#include "exactdp/core/error.hpp"
+#include "exactdp/io/calibration_report.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+namespace exactdp::cli {
+namespace {
+
+using json = nlohmann::json;
+
+std::string show(const json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_object() && v.contains("lo")) return "[" + v["lo"].get<std::string>() + ", " + v["hi"].get<std::string>() + "]";
+  return v.dump();
+}
+
+std::string render_level(const json& l, const std::string& key) {
+  std::ostringstream os;
+  os << "  " << l["verdict"].get<std::string>() << " at " << l["value"].get<std::string>() << " (" << l["mechanism"].get<std::string>()
+     << "): " << (key == "true_epsilon" ? "epsilon(delta)" : "delta(epsilon)") << " in " << show(l[key]) << "\n"
+     << "    " << l["method"].get<std::string>() << "\n";
+  return os.str();
+}
+
+std::string render_text(const json& r) {
+  std::ostringstream os;
+  const json& t = r["target"];
+  const std::string key = r["witness"] == "epsilon" ? "true_epsilon" : "true_delta";
+  os << "calibration of " << r["family"].get<std::string>() << " (" << r["parameter"].get<std::string>() << "; more noise is "
+     << r["noisier"].get<std::string>() << ") for (" << t["epsilon"].get<std::string>() << ", " << t["delta"].get<std::string>()
+     << ")-DP after " << t["times"].get<unsigned long>() << " use(s)";
+  if (t.contains("sampling_rate")) os << ", Poisson-subsampled at q = " << t["sampling_rate"].get<std::string>();
+  os << "\nstatus: " << r["status"].get<std::string>() << " (" << r["levels_judged"].get<unsigned>() << " levels judged)\n";
+  if (r.contains("bracket"))
+    os << "least " << r["parameter"].get<std::string>() << " in [" << r["bracket"]["lo"].get<std::string>() << ", "
+       << r["bracket"]["hi"].get<std::string>() << "] = [" << r["bracket_decimal"]["lo"].get<std::string>() << ", "
+       << r["bracket_decimal"]["hi"].get<std::string>() << "], relative width " << r["bracket"]["width"].get<std::string>() << "\n";
+  if (r.contains("probability"))
+    os << "truth probability: " << r["probability"]["meets"].get<std::string>() << " meets, "
+       << r["probability"]["fails"].get<std::string>() << " fails\n";
+  if (!r["meets"].is_null()) os << render_level(r["meets"], key);
+  if (!r["fails"].is_null()) os << render_level(r["fails"], key);
+  for (const auto& l : r["undecided_levels"]) os << render_level(l, key);
+  os << "monotonicity: " << r["monotonicity"].get<std::string>() << "\n";
+  return os.str();
+}
+
+}  // namespace
+
+std::function<int()> add_calibrate(CLI::App& app) {
+  auto* cmd = app.add_subcommand(
+      "calibrate",
+      "Find the least noise that makes a composition (epsilon, delta)-DP, as a certified bracket.\n\n"
+      "Examples:\n"
+      "  exactdp calibrate gauss --epsilon 1 --delta 1e-5\n"
+      "  exactdp calibrate gauss --epsilon 1 --delta 1e-5 --times 1000 --sampling-rate 0.01 --relative-width 0.01\n"
+      "  exactdp calibrate rr --epsilon 1 --delta 0 --times 10 --json\n\n"
+      "FAMILY: gauss (sigma) | laplace (b) | dlaplace (r) | rr (lambda) | krr:k=K (lambda), optionally with fixed\n"
+      "keys: gauss:sensitivity=2, dlaplace:sensitivity=3, rr:delta=1/100. The noisier end of the bracket meets the\n"
+      "target (certified upper bound on epsilon(delta) or delta(epsilon) at it), the other end fails it (certified\n"
+      "lower bound). docs/calibration.md. Exit code 0 bracketed, 3 undecided or not found, 2 bad input.");
+  auto family = std::make_shared<std::string>();
+  auto epsilon = std::make_shared<std::string>();
+  auto delta = std::make_shared<std::string>();
+  auto times = std::make_shared<unsigned long>(1);
+  auto rate = std::make_shared<std::string>();
+  auto width = std::make_shared<std::string>("1/1000");
+  auto witness = std::make_shared<std::string>("epsilon");
+  auto json_output = std::make_shared<bool>(false);
+  auto digits = std::make_shared<int>(10);
+  auto max_levels = std::make_shared<unsigned>(CalibrationOptions{}.max_levels);
+  auto resolution = std::make_shared<unsigned>(AuditOptions{}.grid_resolution_max);
+  auto budget = std::make_shared<std::size_t>(AuditOptions{}.grid_point_budget);
+  auto max_memory_mib = std::make_shared<std::uint64_t>(default_memory_budget >> 20);
+  cmd->add_option("FAMILY", *family, "gauss, laplace, dlaplace, rr or krr:k=K, optionally with fixed keys")->required();
+  cmd->add_option("--epsilon", *epsilon, "The target epsilon (exact decimal, e.g. 1 or 0.5)")->required();
+  cmd->add_option("--delta", *delta, "The target delta, e.g. 1e-5 (0: pure DP)")->required();
+  cmd->add_option("--times,-k", *times, "Number of uses (default 1)")->check(CLI::Range(1ul, 100000000ul));
+  cmd->add_option("--sampling-rate", *rate, "Poisson subsampling at this rate before each use (add/remove), e.g. 0.01");
+  cmd->add_option("--relative-width", *width, "Stop when (hi - lo)/lo is at most this (default 1/1000)");
+  cmd->add_option("--witness", *witness, "Judge each level by epsilon(delta) (default) or delta(epsilon)")
+      ->check(CLI::IsMember({"epsilon", "delta"}));
+  cmd->add_option("--max-levels", *max_levels, "The most noise levels judged (default 200)")->check(CLI::Range(2u, 100000u));
+  cmd->add_flag("--json", *json_output, "Machine-readable output (docs/calibration.md)");
+  cmd->add_option("--digits", *digits, "Significant digits of certified (interval) output")->check(CLI::Range(2, 200))->default_val(10);
+  cmd->add_option("--max-memory", *max_memory_mib, "Memory budget in MiB of a composed privacy-loss distribution (default 1024)")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 30));
+  cmd->add_option("--grid-resolution", *resolution, "Grid brackets: the highest resolution tried at each level (as exactdp audit)")
+      ->check(CLI::Range(4u, 4096u));
+  cmd->add_option("--grid-points", *budget, "Grid brackets: the size budget at each level (as exactdp audit)")
+      ->check(CLI::Range(std::size_t{64}, std::size_t{2000000}));
+  return [=]() -> int {
+    CalibrationTarget target;
+    target.epsilon = read_epsilon(*epsilon, "--epsilon", 100000);
+    target.delta = read_delta(*delta, "--delta");
+    target.times = *times;
+    if (!rate->empty()) {
+      try {
+        target.sampling_rate = parse_rational(*rate, "--sampling-rate");
+      } catch (const Error& e) {
+        throw Error("--sampling-rate", "", *rate, e.why());
+      }
+    }
+    CalibrationOptions options;
+    try {
+      options.relative_width = parse_rational(*width, "--relative-width");
+    } catch (const Error& e) {
+      throw Error("--relative-width", "", *width, e.why());
+    }
+    options.witness = *witness == "delta" ? CalibrationWitness::delta : CalibrationWitness::epsilon;
+    options.max_levels = *max_levels;
+    options.audit.grid_resolution_max = *resolution;
+    options.audit.grid_point_budget = *budget;
+    options.audit.plan.memory_budget = *max_memory_mib << 20;
+    const CalibrationResult result = calibrate(*family, target, options);
+    const json report = json::parse(calibration_report_json(result, *digits));
+    if (*json_output) std::cout << report.dump(2) << "\n";
+    else std::cout << render_text(report);
+    return calibration_exit_code(result);
+  };
+}
+
+}  // namespace exactdp::cli

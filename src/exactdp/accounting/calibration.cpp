@@ -1,0 +1,302 @@
+#include "exactdp/accounting/calibration.hpp"
+
+#include "exactdp/accounting/mechanism_spec.hpp"
+#include "exactdp/core/error.hpp"
+
+#include <algorithm>
+#include <set>
+
+namespace exactdp {
+namespace {
+
+const char* const where = "calibrate";
+
+// Why more noise is a post-processing of less noise, family by family. Each argument gives a
+// channel K with (P₂, Q₂) = (K∘P₁, K∘Q₁) for the one-use pairs at the noisier level 2 and the
+// less noisy level 1; the data-processing inequality then gives δ₂(ε) ≤ δ₁(ε) for every ε, and
+// the channel commutes with Poisson subsampling (a mixture with the same K applied) and acts on
+// each use of a composition separately, so the order carries to the target's composition.
+const char* const gauss_why =
+    "N(0, s2^2) = N(0, s1^2) + N(0, s2^2 - s1^2) for s1 <= s2: the output at s2 is the output at s1 plus independent "
+    "noise, a post-processing; it commutes with Poisson subsampling and acts on each use separately, so by the "
+    "data-processing inequality delta(eps) of the composition does not increase with sigma.";
+const char* const laplace_why =
+    "Lap(b2) = Lap(b1) + Z for b1 <= b2, Z = 0 with probability (b1/b2)^2 and Z ~ Lap(b2) otherwise (characteristic "
+    "functions: 1/(1+b2^2 t^2) = (1/(1+b1^2 t^2))((b1/b2)^2 + (1-(b1/b2)^2)/(1+b2^2 t^2))): adding Z is a post-processing, "
+    "so delta(eps) does not increase with b (data-processing inequality), for every number of uses.";
+const char* const dlaplace_why =
+    "DLap(r2) = DLap(r1) + Z for r1 <= r2, Z = 0 with probability a = r1(1-r2)^2/(r2(1-r1)^2) and Z ~ DLap(r2) otherwise "
+    "(characteristic functions (1-r)^2/(1-2r cos t+r^2); a <= 1 because r/(1-r)^2 increases): a post-processing of the "
+    "unclamped mechanism, whose privacy-loss distribution the clamped spec shares (values beyond the clamp have the "
+    "boundary's likelihood ratio), so delta(eps) does not increase with r.";
+const char* const rr_why =
+    "For 1 <= l2 <= l1, RR with lambda l2 is RR with l1 followed by flipping the answer with probability "
+    "(p1 - p2)/(2 p1 - 1), p = lambda/(1+lambda); with delta > 0 fixed, the trade-off curve f_{eps,delta} rises as eps "
+    "falls, and a pair whose trade-off curve lies above another's is a post-processing of it (Blackwell), so "
+    "delta(eps) does not increase as lambda falls.";
+const char* const krr_why =
+    "For 1 <= l2 <= l1, k-ary RR with l2 is k-ary RR with l1 whose answer is replaced, with probability "
+    "1 - t, t = (l1 + k - 1)(l2 - 1)/((l2 + k - 1)(l1 - 1)), by a uniform draw from the k values: a post-processing, "
+    "so delta(eps) does not increase as lambda falls.";
+
+struct Template {
+  std::string family;
+  std::vector<std::pair<std::string, std::string>> fixed;  ///< key, value text
+};
+
+Template parse_template(std::string_view text) {
+  Template t;
+  const std::size_t colon = text.find(':');
+  t.family = std::string(text.substr(0, colon));
+  if (colon == std::string_view::npos) return t;
+  std::string_view rest = text.substr(colon + 1);
+  while (!rest.empty()) {
+    const std::size_t comma = rest.find(',');
+    const std::string_view item = rest.substr(0, comma);
+    const std::size_t eq = item.find('=');
+    if (eq == std::string_view::npos || eq == 0)
+      throw Error(where, "family", std::string(text), "expected FAMILY or FAMILY:key=value,... (e.g. gauss:sensitivity=2)");
+    t.fixed.emplace_back(std::string(item.substr(0, eq)), std::string(item.substr(eq + 1)));
+    if (comma == std::string_view::npos) break;
+    rest = rest.substr(comma + 1);
+  }
+  return t;
+}
+
+CalibrationFamily family_of(const std::string& name, const std::string& text) {
+  if (name == "gauss") return {name, "sigma", true, Rational(0), std::nullopt, gauss_why};
+  if (name == "laplace") return {name, "b", true, Rational(0), std::nullopt, laplace_why};
+  if (name == "dlaplace") return {name, "r", true, Rational(0), Rational(1), dlaplace_why};
+  if (name == "rr") return {name, "lambda", false, Rational(1), std::nullopt, rr_why};
+  if (name == "krr") return {name, "lambda", false, Rational(1), std::nullopt, krr_why};
+  if (name == "dgauss")
+    throw Error(where, "family", text,
+                "calibration of the discrete Gaussian is refused: no argument that more noise (a larger sigma2) is a "
+                "post-processing of less is known to exactdp (a sum of discrete Gaussians is not a discrete Gaussian), "
+                "and the bisection relies on it");
+  throw Error(where, "family", text, "unknown family (expected gauss, laplace, dlaplace, rr or krr)");
+}
+
+/// The keys a template may fix, per family (the others are the noise parameter or its alternative).
+const std::set<std::string>& fixable(const std::string& family) {
+  static const std::set<std::string> sensitivity{"sensitivity"}, rr{"delta"}, krr{"k"};
+  if (family == "rr") return rr;
+  if (family == "krr") return krr;
+  return sensitivity;
+}
+
+/// Doubles the distance to the domain's noiseless end (less noise) or halves it (more noise),
+/// staying inside the domain.
+Rational step_noisier(const CalibrationFamily& f, const Rational& x) {
+  if (!f.noisier_is_larger) return (x + f.lowest) / 2;  // λ towards 1
+  if (f.highest) return (x + *f.highest) / 2;            // r towards 1
+  return x * 2;
+}
+Rational step_less_noisy(const CalibrationFamily& f, const Rational& x) {
+  if (!f.noisier_is_larger) return x * 2;
+  return (x + f.lowest) / 2;  // σ, b, r towards 0
+}
+
+Rational starting_level(const CalibrationFamily& f) {
+  if (!f.noisier_is_larger) return Rational(2);
+  if (f.highest) return Rational(1, 2);
+  return Rational(1);
+}
+
+}  // namespace
+
+std::string to_string(CalibrationStatus s) {
+  switch (s) {
+    case CalibrationStatus::bracketed: return "bracketed";
+    case CalibrationStatus::undecided: return "undecided";
+    case CalibrationStatus::no_level_meets: return "no_level_meets";
+    case CalibrationStatus::no_level_fails: return "no_level_fails";
+  }
+  return "undecided";
+}
+
+CalibrationFamily calibration_family(std::string_view text) {
+  const Template t = parse_template(text);
+  CalibrationFamily f = family_of(t.family, std::string(text));
+  std::set<std::string> seen;
+  for (const auto& [key, value] : t.fixed) {
+    if (key == f.parameter || key == "epsilon" || key == "lambda" || key == "sigma" || key == "b" || key == "r" || key == "sigma2")
+      throw Error(where, "family", std::string(text),
+                  "the template must not set the noise parameter (" + key + "): calibration searches " + f.parameter);
+    if (!fixable(t.family).count(key))
+      throw Error(where, "family", std::string(text), "the key " + key + " cannot be fixed for " + t.family);
+    if (!seen.insert(key).second) throw Error(where, "family", std::string(text), "the key " + key + " is given twice");
+  }
+  if (t.family == "krr" && !seen.count("k")) throw Error(where, "family", std::string(text), "krr needs k, e.g. krr:k=4");
+  return f;
+}
+
+std::string calibration_spec(std::string_view text, const Rational& value) {
+  const Template t = parse_template(text);
+  const CalibrationFamily f = calibration_family(text);
+  std::string spec = t.family + ":";
+  for (const auto& [key, v] : t.fixed)
+    if (key == "k") spec += key + "=" + v + ",";  // krr wants k before lambda only for readability
+  spec += f.parameter + "=" + to_string(value);
+  for (const auto& [key, v] : t.fixed)
+    if (key != "k") spec += "," + key + "=" + v;
+  return spec;
+}
+
+Rational simplest_between(const Rational& a, const Rational& b) {
+  if (sgn(a) < 0 || b < a) throw Error(where, "interval", to_string(a) + ", " + to_string(b), "need 0 <= a <= b");
+  Integer fa = a.get_num() / a.get_den();  // floor for a ≥ 0
+  if (Rational(fa) == a) return a;
+  if (Rational(fa + 1) <= b) return Rational(fa + 1);
+  // a and b share the integer part fa: x = fa + 1/y with y the simplest in [1/(b − fa), 1/(a − fa)]
+  return Rational(fa) + 1 / simplest_between(1 / (b - fa), 1 / (a - fa));
+}
+
+Rational CalibrationResult::lo() const { return std::min(meets->value, fails->value); }
+Rational CalibrationResult::hi() const { return std::max(meets->value, fails->value); }
+Rational CalibrationResult::width() const { return (hi() - lo()) / lo(); }
+
+namespace {
+
+/// Judges one level: the audit of the claim "the target holds" at that level.
+CalibrationLevel judge(std::string_view text, const Rational& value, const CalibrationTarget& target,
+                       const CalibrationOptions& options) {
+  CalibrationLevel level;
+  level.value = value;
+  level.mechanism = calibration_spec(text, value);
+  Claim claim;
+  claim.id = level.mechanism;
+  claim.components.push_back({level.mechanism, parse_mechanism_spec(level.mechanism), target.times});
+  if (target.sampling_rate) {
+    claim.sampling = "poisson:q=" + to_string(*target.sampling_rate);
+    claim.sampling_rate = target.sampling_rate;
+    claim.neighbouring = "add-remove";
+  }
+  if (options.witness == CalibrationWitness::epsilon) {
+    claim.kind = Claim::Kind::epsilon_at_delta;
+    claim.given = target.delta;
+    claim.claimed = target.epsilon;
+  } else {
+    claim.kind = Claim::Kind::delta_at_epsilon;
+    claim.given = target.epsilon;
+    claim.claimed = target.delta;
+  }
+  level.evidence = audit_claim(claim, options.audit);
+  level.verdict = level.evidence.verdict;
+  return level;
+}
+
+void validate(const CalibrationFamily& f, const CalibrationTarget& t, const CalibrationOptions& o) {
+  if (sgn(t.epsilon) < 0) throw Error(where, "epsilon", to_string(t.epsilon), "must be at least 0");
+  if (sgn(t.delta) < 0 || t.delta >= 1)
+    throw Error(where, "delta", to_string(t.delta), "must lie in [0, 1) (every mechanism meets delta = 1)");
+  if (t.times < 1) throw Error(where, "times", "0", "at least one use");
+  if (t.sampling_rate && (sgn(*t.sampling_rate) <= 0 || *t.sampling_rate > 1))
+    throw Error(where, "sampling_rate", to_string(*t.sampling_rate), "must lie in (0, 1]");
+  if (sgn(o.relative_width) <= 0) throw Error(where, "relative_width", to_string(o.relative_width), "must be positive");
+  if (o.max_levels < 2) throw Error(where, "max_levels", std::to_string(o.max_levels), "at least 2");
+  if (f.family == "gauss" && sgn(t.delta) == 0)
+    throw Error(where, "delta", "0", "the Gaussian mechanism is (epsilon, 0)-DP for no finite epsilon and no sigma");
+}
+
+/// The bracket is narrow enough.
+bool narrow(const CalibrationLevel& a, const CalibrationLevel& b, const Rational& width) {
+  const Rational lo = std::min(a.value, b.value), hi = std::max(a.value, b.value);
+  return hi - lo <= width * lo;
+}
+
+/// A candidate strictly inside the bracket: the simplest rational in its middle half.
+Rational candidate(const Rational& x, const Rational& y) {
+  const Rational lo = std::min(x, y), hi = std::max(x, y), quarter = (hi - lo) / 4;
+  return simplest_between(lo + quarter, hi - quarter);
+}
+
+}  // namespace
+
+CalibrationResult calibrate(std::string_view text, const CalibrationTarget& target, const CalibrationOptions& options) {
+  CalibrationResult r;
+  r.family = calibration_family(text);
+  r.family_template = std::string(text);
+  r.target = target;
+  r.witness = options.witness;
+  r.relative_width = options.relative_width;
+  validate(r.family, target, options);
+  const CalibrationFamily& f = r.family;
+
+  // Expansion: from the starting level, towards more noise until a level meets, towards less
+  // noise until one fails. Every level is judged on its own (certified), so an undecided level
+  // stops the expansion in that direction only by taking one step further.
+  auto judge_at = [&](const Rational& x) {
+    ++r.levels_judged;
+    CalibrationLevel l = judge(text, x, target, options);
+    if (l.verdict == Verdict::undecided) r.undecided_levels.push_back(l);
+    return l;
+  };
+  constexpr unsigned max_expansion = 64;  // 2^64 in σ or b; r, λ within 2^-64 of 1
+  CalibrationLevel first = judge_at(starting_level(f));
+  if (first.verdict == Verdict::holds) r.meets = first;
+  else if (first.verdict == Verdict::refuted) r.fails = first;
+  Rational x = first.value;
+  for (unsigned i = 0; !r.meets && i < max_expansion && r.levels_judged < options.max_levels; ++i) {
+    x = step_noisier(f, x);
+    CalibrationLevel l = judge_at(x);
+    if (l.verdict == Verdict::holds) r.meets = l;
+    else if (l.verdict == Verdict::refuted) r.fails = l;  // the least noisy level known to fail is the noisiest one
+  }
+  if (!r.meets) {
+    r.status = CalibrationStatus::no_level_meets;
+    return r;
+  }
+  x = r.meets->value;
+  for (unsigned i = 0; !r.fails && i < max_expansion && r.levels_judged < options.max_levels; ++i) {
+    x = step_less_noisy(f, x);
+    CalibrationLevel l = judge_at(x);
+    if (l.verdict == Verdict::refuted) r.fails = l;
+    else if (l.verdict == Verdict::holds) r.meets = l;
+  }
+  if (!r.fails) {
+    r.status = CalibrationStatus::no_level_fails;
+    return r;
+  }
+
+  // Bisection between a failing and a meeting level. An undecided candidate means the truth is
+  // at (or within the planner's resolution of) the target there: the levels halfway to each end
+  // are tried once; if neither moves the bracket, the search stops, undecided.
+  while (!narrow(*r.meets, *r.fails, options.relative_width)) {
+    if (r.levels_judged >= options.max_levels) {
+      r.status = CalibrationStatus::undecided;
+      return r;
+    }
+    const Rational c = candidate(r.meets->value, r.fails->value);
+    CalibrationLevel l = judge_at(c);
+    if (l.verdict == Verdict::holds) {
+      r.meets = l;
+      continue;
+    }
+    if (l.verdict == Verdict::refuted) {
+      r.fails = l;
+      continue;
+    }
+    bool moved = false;
+    for (const Rational& end : {r.meets->value, r.fails->value}) {
+      if (r.levels_judged >= options.max_levels) break;
+      CalibrationLevel m = judge_at(candidate(c, end));
+      if (m.verdict == Verdict::holds && (f.noisier_is_larger ? m.value < r.meets->value : m.value > r.meets->value)) {
+        r.meets = m;
+        moved = true;
+      } else if (m.verdict == Verdict::refuted &&
+                 (f.noisier_is_larger ? m.value > r.fails->value : m.value < r.fails->value)) {
+        r.fails = m;
+        moved = true;
+      }
+    }
+    if (!moved) {
+      r.status = CalibrationStatus::undecided;
+      return r;
+    }
+  }
+  r.status = CalibrationStatus::bracketed;
+  return r;
+}
+
+}  // namespace exactdp

@@ -1,0 +1,59 @@
+/// @file
+/// A pure-DP claim λ(r) decided for every value of a parameter at once (issue 19 item 3;
+/// docs/parametric.md): the certified decision of parametric/parametric_game.hpp, plus, at a
+/// rational point of every failing interval, the numeric engine's verdict and witness
+/// (check_claim at that point), and optionally the numeric engine at a rational point of every
+/// holding piece as a cross-check.
+///
+/// What is proved and what is checked: the verdict on every piece (holds / fails) is proved by
+/// the parametric decision alone (exact rational functions, certified root isolation). The numeric
+/// runs give the usual witness of a failure and confirm the decision at the sample points; a
+/// disagreement would be a bug in one of the two engines and is an exactdp::Error, never a verdict.
+#pragma once
+
+#include "exactdp/accounting/claim_check.hpp"
+#include "exactdp/accounting/verdict.hpp"
+#include "exactdp/game/game.hpp"
+#include "exactdp/parametric/parametric_game.hpp"
+
+#include <functional>
+#include <optional>
+#include <vector>
+
+namespace exactdp {
+
+/// The numeric engine at one rational point of the parameter.
+struct ParametricSamplePoint {
+  Rational value;         ///< the parameter's value
+  Rational lambda;        ///< λ(value)
+  ClaimVerdict numeric;   ///< check_claim at (value, λ(value), δ = 0)
+};
+
+/// The answer for every value of the parameter.
+struct ParametricClaimVerdict {
+  /// holds: for every r of the range (proved); refuted: on the failing intervals (proved), with a
+  /// witness at a rational point of each.
+  Verdict verdict = Verdict::undecided;
+  parametric::PureForAllResult decision;
+  std::vector<ParametricSamplePoint> witnesses;     ///< one per failing interval, in order
+  std::vector<ParametricSamplePoint> cross_checks;  ///< one per holding region, when asked
+};
+
+/// Options of check_pure_dp_for_all.
+struct ParametricCheckOptions {
+  ClaimCheckOptions numeric;             ///< the numeric engine at the sample points
+  parametric::ParametricOptions search;  ///< the parametric search's limits
+  unsigned horizon = 0;                  ///< 0: the game's own horizon
+  bool cross_check = true;               ///< also run the numeric engine at each holding region's sample
+};
+
+/// Decides "the game is λ(r)-DP (δ = 0) against every adaptive adversary up to the horizon" for
+/// every r of game.range; @p instantiate gives the numeric game at a rational r (the same
+/// mechanism with every expression evaluated there). Throws exactdp::Error on bad input, when
+/// the numeric engine is asked for a non-adaptive adversary class, or when the numeric engine
+/// disagrees with the parametric decision at a sample point.
+ParametricClaimVerdict check_pure_dp_for_all(const parametric::ParametricGame& game,
+                                             const std::function<Game(const Rational&)>& instantiate,
+                                             const parametric::RationalFunction& lambda, const ParametricCheckOptions& options = {});
+
+}  // namespace exactdp

@@ -1,0 +1,34 @@
+/// @file
+/// The JSON report of a calibration (accounting/calibration.hpp), printed by
+/// `exactdp calibrate --json` and parsed by `exactdp.calibrate` in Python:
+///
+/// ```json
+/// {"format": "exactdp-calibration/1", "status": "bracketed", "family": "gauss", "parameter": "sigma",
+///  "noisier": "larger", "target": {"epsilon": "1", "delta": "1/100000", "times": 1},
+///  "witness": "epsilon", "relative_width": "1/1000",
+///  "bracket": {"lo": "p/q", "hi": "p/q", "width": "p/q"},
+///  "meets": {"value": "p/q", "mechanism": "gauss:sigma=…", "verdict": "meets",
+///            "true_epsilon": {"lo": "…", "hi": "…"}, "exact": false, "method": "…", "precision": 128},
+///  "fails": {…, "verdict": "fails"}, "undecided_levels": [], "levels_judged": 23,
+///  "monotonicity": "…"}
+/// ```
+///
+/// Exact values are "p/q"; certified ones {"lo", "hi"} decimals with the given number of
+/// significant digits, rounded outward; "inf" for +∞. `bracket` is present when both ends are;
+/// for rr and krr, `probability` gives the truth probability p = λ/(λ + k − 1) at each end (exact).
+#pragma once
+
+#include "exactdp/accounting/calibration.hpp"
+
+#include <string>
+
+namespace exactdp {
+
+/// The report as JSON text (two-space indentation).
+std::string calibration_report_json(const CalibrationResult& result, int digits = 10);
+
+/// The exit code of a calibration (accounting/verdict.hpp): 0 bracketed, 3 otherwise (undecided,
+/// or no level meets or fails within the levels tried).
+int calibration_exit_code(const CalibrationResult& result);
+
+}  // namespace exactdp

@@ -1,0 +1,128 @@
+/// @file
+/// The two-world adversary game over tables whose probabilities are rational functions of one
+/// parameter, and the pure-DP claim decided for every value of the parameter at once (issue 19
+/// items 2–3; docs/parametric.md).
+///
+/// **The lemma used** (docs/parametric.md, "For all r"). For a fixed horizon T, sup over adaptive
+/// deterministic adversaries of max_S P₀(S)/P₁(S) is the maximum, over the *transcripts* — the
+/// sequences of allowed message pairs and answers of length T, or shorter where the verifier
+/// allows no further pair — of P₀(t)/P₁(t) (THEOREMS.md B.5: an event is a union of views, and a
+/// ratio of sums is at most the largest ratio of its terms; every transcript is the view of the
+/// adversary that sends its pairs along it, and a shorter view's ratio is a mediant of its
+/// extensions'). Hence the claim "λ(r)-DP in both directions" holds at r iff
+/// g_t(r) = λ(r)·P₁(t)(r) − P₀(t)(r) ≥ 0 and λ(r)·P₀(t)(r) − P₁(t)(r) ≥ 0 for every transcript t,
+/// and P_b(t) are rational functions of r (sums of products of table entries). The finitely many
+/// distinct g_t are continuous on the range (no denominator vanishes there: checked), so their
+/// signs are constant on the pieces of a certified sign partition (parametric/real_roots.hpp): the
+/// set of r where the claim fails is a finite union of pieces, computed exactly.
+#pragma once
+
+#include "exactdp/game/game.hpp"
+#include "exactdp/parametric/real_roots.hpp"
+#include "exactdp/parametric/rational_function.hpp"
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace exactdp::parametric {
+
+/// One row of a parametric table: with probability `probability` (a function of the parameter),
+/// answer `answer` and move to `next`.
+struct ParametricRow {
+  RationalFunction probability;
+  AnswerId answer = 0;
+  StateId next = 0;
+};
+
+/// A two-world game whose mechanism is a table with rational-function probabilities. Message ids
+/// are those of `verifier` (the alphabet `messages`, in order); the table semantics are those of
+/// TableMechanism (THEOREMS.md A.3): a halted state answers `"halt"` and stays, a state without a
+/// rule for a message may answer `"invalid"` and stay when the table says so.
+struct ParametricGame {
+  std::string name;
+  std::string parameter = "r";  ///< the parameter's name
+  ParameterRange range;
+  std::vector<std::string> state_names, answer_names, messages;
+  /// kernel[state][message]: the rows (non-negative on the range, summing to 1 identically), or
+  /// std::nullopt where the state has no rule (an error if the game reaches it).
+  std::vector<std::vector<std::optional<std::vector<ParametricRow>>>> kernel;
+  std::vector<bool> halted;  ///< halted[state]: every message answers "halt" (written in kernel too)
+  std::shared_ptr<const Verifier> verifier;
+  std::array<std::vector<std::pair<StateId, Rational>>, 2> initial;  ///< the worlds' initial laws
+  std::array<std::string, 2> world_names{"world 0", "world 1"};
+  unsigned horizon = 1;
+  std::optional<unsigned> max_horizon;  ///< as Game::max_horizon: the table is exact only up to this horizon
+};
+
+/// The distinct pairs (P₀(t), P₁(t)) over the transcripts t of the game up to @p horizon.
+struct ViewPairs {
+  std::vector<std::array<RationalFunction, 2>> pairs;
+  std::uint64_t nodes = 0;  ///< game nodes expanded (after merging equal nodes)
+};
+
+/// Limits of the parametric search.
+struct ParametricOptions {
+  std::uint64_t max_nodes = 2'000'000;  ///< refuse (exactdp::Error) beyond this many game nodes
+};
+
+/// Every transcript's pair of probabilities, merged when equal (see the file comment). Throws
+/// exactdp::Error when the game reaches a state without a rule or exceeds options.max_nodes.
+ViewPairs transcript_probabilities(const ParametricGame& game, unsigned horizon, const ParametricOptions& options = {});
+
+/// A maximal interval of the range where a claim fails: ends are real algebraic numbers, each
+/// included or not; `samples` are rational points inside it (one per open piece it contains).
+struct FailingRange {
+  RealAlgebraic lower, upper;
+  bool lower_closed = false, upper_closed = false;
+  std::vector<Rational> samples;
+  std::string to_string(std::string_view variable = "r") const;
+};
+
+/// The claim "λ(r)-DP, both directions, against every adaptive adversary up to the horizon" for
+/// every r of the range at once.
+struct PureForAllResult {
+  unsigned horizon = 0;
+  SignPartition partition;      ///< the range split where some g_t changes sign
+  std::vector<bool> holds;      ///< per piece of the partition
+  std::vector<FailingRange> failing;  ///< maximal failing intervals, increasing; empty: holds for all r
+  std::uint64_t nodes = 0;
+  std::size_t view_pairs = 0, functions = 0;  ///< distinct (P₀, P₁) pairs and distinct g_t decided
+  bool holds_for_all() const { return failing.empty(); }
+};
+
+/// Decides "λ(r)-DP" for every r of game.range (the lemma of the file comment). λ must be a
+/// rational function continuous on the range; throws exactdp::Error (field "lambda") otherwise.
+PureForAllResult check_pure_dp_for_all(const ParametricGame& game, const RationalFunction& lambda, unsigned horizon,
+                                       const ParametricOptions& options = {});
+
+/// The worst-case pure-DP ratio as a piecewise rational function of the parameter: on each piece
+/// of the range, the largest of the candidate ratios P₀(t)/P₁(t) and P₁(t)/P₀(t) over the
+/// transcripts t (THEOREMS.md B.5 at every r), decided by the signs of their pairwise differences
+/// on a certified sign partition.
+struct PiecewiseRatio {
+  unsigned horizon = 0;
+  /// True when some transcript has probability identically 0 in one world and not in the other:
+  /// the ratio is +∞ at every r where the other world's probability is positive (all r of the
+  /// range but finitely many); `pieces` is then empty.
+  bool infinite = false;
+  std::vector<RationalFunction> candidates;  ///< the distinct ratio functions
+  SignPartition partition;                   ///< the range split where two candidates cross
+  std::vector<std::size_t> best;             ///< per piece: the index of the largest candidate there
+  std::uint64_t nodes = 0;
+  std::size_t view_pairs = 0;
+};
+
+/// Computes the piecewise worst-case ratio (see PiecewiseRatio). Throws exactdp::Error when a
+/// candidate has a pole inside the range (a view whose probability in one world vanishes at an
+/// isolated value only: the worst ratio is unbounded near it; check --for-all still decides claims
+/// there), or when there are more than @p max_candidates distinct candidates (the pairwise
+/// comparison grows quadratically).
+PiecewiseRatio worst_case_ratio_for_all(const ParametricGame& game, unsigned horizon, const ParametricOptions& options = {},
+                                        std::size_t max_candidates = 200);
+
+}  // namespace exactdp::parametric

@@ -1,0 +1,230 @@
+// Calibration (accounting/calibration.hpp): brackets checked against closed forms and values
+// computed outside exactdp, refusals, and the law of the bisection's candidates.
+#include "exactdp/accounting/calibration.hpp"
+#include "exactdp/io/calibration_report.hpp"
+
+#include "exactdp/core/error.hpp"
+
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+namespace exactdp {
+namespace {
+
+CalibrationTarget target(const Rational& eps, const Rational& delta, unsigned long times = 1,
+                         std::optional<Rational> rate = std::nullopt) {
+  return {eps, delta, times, rate};
+}
+
+/// The two ends carry their own certified evidence: the meeting end's enclosure lies at or below
+/// the target, the failing end's above it.
+void expect_witnessed(const CalibrationResult& r) {
+  ASSERT_TRUE(r.meets && r.fails);
+  const Rational& goal = r.witness == CalibrationWitness::epsilon ? r.target.epsilon : r.target.delta;
+  const TrueValue& m = r.meets->evidence.truth;
+  ASSERT_FALSE(m.infinite);
+  EXPECT_TRUE(m.enclosure.upper_is_finite() && m.enclosure.upper() <= goal) << r.meets->mechanism;
+  const TrueValue& f = r.fails->evidence.truth;
+  EXPECT_TRUE(f.infinite || f.enclosure.lower() > goal) << r.fails->mechanism;
+  EXPECT_EQ(r.meets->verdict, Verdict::holds);
+  EXPECT_EQ(r.fails->verdict, Verdict::refuted);
+}
+
+// Laplace, pure ε: b = k·Δ/ε exactly (k uses of a Δ/b-DP mechanism are exactly kΔ/b-DP, and no
+// less: basic composition is tight for pure mechanisms). Closed form, both witnesses.
+TEST(Calibration, LaplacePureEpsilonContainsTheClosedForm) {
+  for (auto witness : {CalibrationWitness::epsilon, CalibrationWitness::delta}) {
+    for (const auto& [tmpl, eps, k, expected] :
+         {std::tuple{std::string("laplace"), Rational(1), 1ul, Rational(1)},
+          std::tuple{std::string("laplace:sensitivity=3"), Rational(1, 2), 1ul, Rational(6)},
+          std::tuple{std::string("laplace:sensitivity=2"), Rational(3, 2), 4ul, Rational(16, 3)}}) {
+      CalibrationOptions o;
+      o.witness = witness;
+      o.relative_width = Rational(1, 100);
+      const CalibrationResult r = calibrate(tmpl, target(eps, 0, k), o);
+      ASSERT_EQ(r.status, CalibrationStatus::bracketed) << tmpl;
+      expect_witnessed(r);
+      EXPECT_LT(r.lo(), expected) << tmpl;
+      EXPECT_GE(r.hi(), expected) << tmpl;
+      EXPECT_LE(r.width(), Rational(1, 100));
+    }
+  }
+}
+
+// Randomized response, pure ε after k uses: k-fold RR with λ is exactly k·ln λ-DP, so the least
+// noise is λ* = e^{ε/k} (closed form, irrational): the bracket must enclose it strictly.
+TEST(Calibration, RandomizedResponsePureEpsilonContainsExpEpsilonOverK) {
+  for (const auto& [eps, k] : {std::pair{Rational(1), 10ul}, std::pair{Rational(1, 2), 1ul}, std::pair{Rational(3), 7ul}}) {
+    const CalibrationResult r = calibrate("rr", target(eps, 0, k));
+    ASSERT_EQ(r.status, CalibrationStatus::bracketed);
+    expect_witnessed(r);
+    const Interval star = exp(Interval(eps / Rational(static_cast<long>(k)), 256));
+    EXPECT_LT(r.lo(), star.lower());
+    EXPECT_GT(r.hi(), star.upper());
+    EXPECT_EQ(r.meets->value, r.lo()) << "for lambda, less is noisier: the meeting end is the lower one";
+    EXPECT_TRUE(r.meets->evidence.exact);
+  }
+}
+
+// k-ary RR, pure ε: one use of k-ary RR with λ is exactly ln λ-DP (substitution neighbours): λ* = e^ε.
+TEST(Calibration, KaryRandomizedResponseSingleUse) {
+  const CalibrationResult r = calibrate("krr:k=4", target(Rational(1, 2), 0));
+  ASSERT_EQ(r.status, CalibrationStatus::bracketed);
+  expect_witnessed(r);
+  const Interval star = exp(Interval(Rational(1, 2), 256));
+  EXPECT_LT(r.lo(), star.lower());
+  EXPECT_GT(r.hi(), star.upper());
+}
+
+// The Gaussian mechanism used once: the analytic Gaussian mechanism's σ (the least σ with
+// Φ(Δ/2σ − εσ/Δ) − e^ε Φ(−Δ/2σ − εσ/Δ) ≤ δ), found by mpmath.findroot at 50 digits outside exactdp
+// (python/tests/test_calibration.py repeats it): ε = 1, δ = 10⁻⁵: σ = 3.73063163481594183…;
+// ε = 1/2, δ = 10⁻⁶: σ = 8.05761848072504425….
+TEST(Calibration, GaussianSingleUseContainsTheAnalyticGaussianSigma) {
+  for (const auto& [eps, delta, lo, hi] :
+       {std::tuple{Rational(1), Rational(1, 100000), Rational(373063163481594183, 100000000000000000),
+                   Rational(373063163481594184, 100000000000000000)},
+        std::tuple{Rational(1, 2), Rational(1, 1000000), Rational(805761848072504425, 100000000000000000),
+                   Rational(805761848072504426, 100000000000000000)}}) {
+    for (auto witness : {CalibrationWitness::epsilon, CalibrationWitness::delta}) {
+      CalibrationOptions o;
+      o.witness = witness;
+      o.relative_width = Rational(1, 100000);
+      const CalibrationResult r = calibrate("gauss", target(eps, delta), o);
+      ASSERT_EQ(r.status, CalibrationStatus::bracketed);
+      expect_witnessed(r);
+      EXPECT_LT(r.lo(), lo);
+      EXPECT_GT(r.hi(), hi);
+      EXPECT_LE(r.width(), Rational(1, 100000));
+    }
+  }
+}
+
+// Sensitivity scales σ: the Gaussian with sensitivity Δ and σ is the one with 1 and σ/Δ (divide the
+// output by Δ, a bijection), so the bracket for Δ = 3 contains 3 times the analytic σ above.
+TEST(Calibration, GaussianSensitivityScalesSigma) {
+  CalibrationOptions o;
+  o.relative_width = Rational(1, 10000);
+  const CalibrationResult r = calibrate("gauss:sensitivity=3", target(Rational(1), Rational(1, 100000)), o);
+  ASSERT_EQ(r.status, CalibrationStatus::bracketed);
+  EXPECT_LT(r.lo(), Rational(3) * Rational(373063163481594183, 100000000000000000));
+  EXPECT_GT(r.hi(), Rational(3) * Rational(373063163481594184, 100000000000000000));
+}
+
+// The Gaussian composed k times is √k·Δ/σ-GDP, the same as one use with σ/√k: with k = 4 the
+// bracket contains twice the one-use σ (an identity of the closed form, checked across routes).
+TEST(Calibration, GaussianComposedIsSqrtKTimesOneUse) {
+  CalibrationOptions o;
+  o.relative_width = Rational(1, 10000);
+  const CalibrationResult r = calibrate("gauss", target(Rational(1), Rational(1, 100000), 4), o);
+  ASSERT_EQ(r.status, CalibrationStatus::bracketed);
+  EXPECT_LT(r.lo(), Rational(2) * Rational(373063163481594183, 100000000000000000));
+  EXPECT_GT(r.hi(), Rational(2) * Rational(373063163481594184, 100000000000000000));
+}
+
+// Poisson subsampling (grid brackets at each level): the least σ of the subsampled composition is
+// below the unsampled one's (amplification), and each end carries its grid witness.
+TEST(Calibration, SubsampledGaussianIsWitnessedByGridBrackets) {
+  CalibrationOptions o;
+  o.relative_width = Rational(1, 20);
+  const CalibrationResult sub = calibrate("gauss", target(Rational(1), Rational(1, 100000), 20, Rational(1, 10)), o);
+  ASSERT_EQ(sub.status, CalibrationStatus::bracketed);
+  expect_witnessed(sub);
+  EXPECT_TRUE(sub.meets->evidence.grid_step.has_value());
+  const CalibrationResult full = calibrate("gauss", target(Rational(1), Rational(1, 100000), 20), o);
+  ASSERT_EQ(full.status, CalibrationStatus::bracketed);
+  EXPECT_LT(sub.hi(), full.lo());
+}
+
+// A level the planner cannot separate from the target is reported, not guessed: with grid brackets
+// held at resolution 4 (no refinement), a width of 10⁻⁶ cannot be reached for the subsampled
+// Gaussian; the search stops undecided, with both ends still witnessed and every undecided level's
+// enclosure straddling the target.
+TEST(Calibration, UnseparableLevelsEndUndecidedWithACertifiedBracket) {
+  CalibrationOptions o;
+  o.relative_width = Rational(1, 1000000);
+  o.audit.grid_resolution_start = 4;
+  o.audit.grid_resolution_max = 4;
+  const CalibrationResult r = calibrate("gauss", target(Rational(1), Rational(1, 100000), 10, Rational(1, 10)), o);
+  EXPECT_EQ(r.status, CalibrationStatus::undecided);
+  expect_witnessed(r);
+  ASSERT_FALSE(r.undecided_levels.empty());
+  for (const auto& l : r.undecided_levels) {
+    EXPECT_LE(l.evidence.truth.enclosure.lower(), Rational(1));
+    EXPECT_TRUE(!l.evidence.truth.enclosure.upper_is_finite() || l.evidence.truth.enclosure.upper() > 1);
+    EXPECT_GT(l.value, r.lo());
+    EXPECT_LT(l.value, r.hi());
+  }
+  EXPECT_GT(r.width(), Rational(1, 1000000));
+  EXPECT_EQ(calibration_exit_code(r), exit_code::undecided);
+}
+
+// Randomized response with δ fixed in the template: RR_{ε₀,δ₀} k times can never reach a target
+// δ below... the target δ = δ₀/2 is met by no λ when k = 1 (δ(ε) ≥ δ₀ for every ε).
+TEST(Calibration, UnreachableTargetIsReportedNotGuessed) {
+  CalibrationOptions o;
+  o.max_levels = 30;
+  const CalibrationResult r = calibrate("rr:delta=1/10", target(Rational(1), Rational(1, 20)), o);
+  EXPECT_EQ(r.status, CalibrationStatus::no_level_meets);
+  EXPECT_FALSE(r.meets.has_value());
+}
+
+TEST(Calibration, RefusesWhatItCannotJustify) {
+  auto refused = [](const std::string& tmpl, const CalibrationTarget& t, const std::string& field) {
+    try {
+      calibrate(tmpl, t);
+      ADD_FAILURE() << tmpl << " was accepted";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.field(), field) << tmpl << ": " << e.what();
+    }
+  };
+  const CalibrationTarget ok = target(Rational(1), Rational(1, 100000));
+  refused("dgauss", ok, "family");         // monotonicity not known
+  refused("gauss:sigma=1", ok, "family");  // the template sets the noise parameter
+  refused("dlaplace:epsilon=1", ok, "family");
+  refused("krr", ok, "family");            // k missing
+  refused("rr:k=3", ok, "family");         // a key rr does not take
+  refused("pareto", ok, "family");
+  refused("gauss", target(Rational(1), Rational(0)), "delta");  // never (ε, 0)-DP
+  refused("gauss", target(Rational(1), Rational(1)), "delta");
+  refused("gauss", target(Rational(-1), Rational(1, 10)), "epsilon");
+  refused("gauss", target(Rational(1), Rational(1, 10), 1, Rational(3, 2)), "sampling_rate");
+}
+
+TEST(Calibration, ReportJsonCarriesBothEndsAndTheExitCode) {
+  const CalibrationResult r = calibrate("rr", target(Rational(1), 0, 10));
+  const auto j = nlohmann::json::parse(calibration_report_json(r));
+  EXPECT_EQ(j["format"], "exactdp-calibration/1");
+  EXPECT_EQ(j["status"], "bracketed");
+  EXPECT_EQ(j["meets"]["verdict"], "meets");
+  EXPECT_EQ(j["fails"]["verdict"], "fails");
+  EXPECT_EQ(j["bracket"]["lo"], to_string(r.lo()));
+  // p = λ/(1 + λ) at each end, exact
+  EXPECT_EQ(j["probability"]["meets"], to_string(r.meets->value / (r.meets->value + 1)));
+  EXPECT_EQ(calibration_exit_code(r), exit_code::holds);
+}
+
+// The bisection's candidates: simplest_between returns a point of [a, b], and no rational of smaller
+// denominator lies in [a, b] (checked by brute force over the denominators below).
+RC_GTEST_PROP(Calibration, SimplestBetweenIsInsideAndHasTheLeastDenominator, ()) {
+  const long an = *rc::gen::inRange(0L, 2000L), ad = *rc::gen::inRange(1L, 300L);
+  const long wn = *rc::gen::inRange(0L, 50L), wd = *rc::gen::inRange(1L, 300L);
+  Rational a(an, ad), w(wn, wd);
+  a.canonicalize();  // mpq_class(n, d) is not canonical until told
+  w.canonicalize();
+  const Rational b = a + w;
+  const Rational x = simplest_between(a, b);
+  RC_ASSERT(a <= x && x <= b);
+  for (long d = 1; Integer(d) < x.get_den(); ++d) {
+    // the least multiple of 1/d at or above a
+    Integer n = (a.get_num() * d + a.get_den() - 1) / a.get_den();
+    Rational m(n, Integer(d));
+    m.canonicalize();
+    RC_ASSERT(m > b);
+  }
+}
+
+}  // namespace
+}  // namespace exactdp

@@ -1,0 +1,60 @@
+"""`exactdp calibrate` end to end (accounting/calibration.hpp): JSON report, exit codes, refusals.
+
+Expected values: k-fold randomized response at pure eps has least lambda = e^(eps/k) (closed form);
+the Laplace mechanism at pure eps b = k*Delta/eps (closed form).
+"""
+import json
+import math
+import os
+import subprocess
+from fractions import Fraction
+
+EXE = os.environ.get("EXACTDP_BIN", "exactdp")
+
+
+def run(*args, expect=0):
+    p = subprocess.run([EXE, *args], capture_output=True, text=True, timeout=300)
+    assert p.returncode == expect, f"exit {p.returncode}\nstdout:\n{p.stdout}\nstderr:\n{p.stderr}"
+    return p
+
+
+def test_rr_json_brackets_exp_eps_over_k():
+    r = json.loads(run("calibrate", "rr", "--epsilon", "1", "--delta", "0", "--times", "10", "--json").stdout)
+    assert r["format"] == "exactdp-calibration/1" and r["status"] == "bracketed"
+    lo, hi = Fraction(r["bracket"]["lo"]), Fraction(r["bracket"]["hi"])
+    assert lo < math.exp(0.1) < hi  # float exp is far inside: the width is about 1e-3
+    assert r["meets"]["value"] == r["bracket"]["lo"] and r["meets"]["verdict"] == "meets"
+    assert r["fails"]["verdict"] == "fails" and r["noisier"] == "smaller"
+
+
+def test_laplace_text_output_and_width():
+    p = run("calibrate", "laplace:sensitivity=2", "--epsilon", "1/2", "--delta", "0", "--times", "3",
+            "--relative-width", "0.01")
+    assert "least b in [" in p.stdout and "meets at" in p.stdout and "fails at" in p.stdout
+    assert "monotonicity:" in p.stdout
+    r = json.loads(run("calibrate", "laplace:sensitivity=2", "--epsilon", "1/2", "--delta", "0", "--times", "3",
+                       "--relative-width", "0.01", "--json").stdout)
+    assert Fraction(r["bracket"]["lo"]) < 12 <= Fraction(r["bracket"]["hi"])
+    assert Fraction(r["bracket"]["width"]) <= Fraction(1, 100)
+
+
+def test_gauss_delta_witness():
+    r = json.loads(run("calibrate", "gauss", "--epsilon", "1", "--delta", "1e-5", "--witness", "delta", "--json").stdout)
+    assert r["witness"] == "delta"
+    assert Fraction(r["meets"]["true_delta"]["hi"]) <= Fraction(1, 10**5) < Fraction(r["fails"]["true_delta"]["lo"])
+
+
+def test_no_level_meets_exits_3():
+    r = json.loads(run("calibrate", "rr:delta=1/10", "--epsilon", "1", "--delta", "1/20", "--max-levels", "20", "--json",
+                       expect=3).stdout)
+    assert r["status"] == "no_level_meets" and r["meets"] is None
+
+
+def test_refusals_exit_2_naming_the_field():
+    for args, word in [(["dgauss"], "family"), (["gauss:sigma=2"], "family"), (["krr"], "family"),
+                       (["gauss", "--delta", "0"], "delta")]:
+        full = [*args, "--epsilon", "1"] + ([] if "--delta" in args else ["--delta", "1e-5"])
+        p = run("calibrate", *full, expect=2)
+        assert word in p.stderr, p.stderr
+    p = run("calibrate", "gauss", "--epsilon", "1", "--delta", "1e-5", "--relative-width", "0", expect=2)
+    assert "relative_width" in p.stderr
