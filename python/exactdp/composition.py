@@ -16,12 +16,21 @@
 
 Routes. Mechanism specs go to the composition planner (accounting/composition_plan.hpp), the code
 ``exactdp compose`` runs, so the numbers are the ones ``exactdp compose --json`` prints. Where the
-planner has no profile (a Poisson-subsampled Gaussian, a Laplace mechanism used more than once; the
-CLI prints only a Rényi bound there), the certified grid bracket of the audit (``grid_bracket``,
-docs/audit-subsampling.md) answers. Pairs, and mechanisms with exact tables under ``sampling_rate``
-(their add/remove subsampled pair, amplification/poisson.hpp; the base pair must be symmetric), go
-through the same planner as ``exactdp compose --pair FILE --sampling poisson:q=R``: the composed
-size is estimated under ``max_memory`` and the route chosen (or the question refused) as for specs.
+planner has no profile (a Poisson-subsampled Gaussian or Laplace mechanism, a Laplace mechanism used
+more than once), the certified grid bracket of the audit (``grid_bracket``, docs/audit-subsampling.md)
+answers, as ``exactdp compose`` does; ``relative_width`` refines its grid (up to resolution 2048).
+Several Gaussians with different sigma and sensitivity compose in closed form (GDP). Pairs, and
+mechanisms with exact tables under ``sampling_rate`` (their add/remove subsampled pair,
+amplification/poisson.hpp; the base pair must be symmetric), go through the same planner as
+``exactdp compose --pair FILE --sampling poisson:q=R``: the composed size is estimated under
+``max_memory`` and the route chosen (or the question refused) as for specs.
+
+Degenerate DpEvents are the exact pairs they are: no noise (``noise_multiplier=0``, discrete
+Laplace ``noise_parameter=0``, RR ``noise_parameter=0``) is a pair of disjoint laws (delta = 1 at
+every epsilon; Poisson-subsampled at rate q, delta = q), sampling probability 0, a single bucket or
+only zero sensitivities a pair of identical laws (delta = 0). ``DiscreteLaplaceDpEvent(a, S)`` is
+``dlaplace:a=a,sensitivity=S`` (r = e^-a, an (a*S)-DP mechanism), ``MixtureOfGaussiansDpEvent`` with
+one non-zero sensitivity c the Gaussian of sensitivity c Poisson-subsampled at the probability of c.
 
 Directions. ``direction="both"`` (the default) is max(H(P||Q), H(Q||P)), the add-or-remove-one
 profile; ``"remove"`` is H(P||Q) and ``"add"`` H(Q||P), with P the law when the record is present
@@ -80,6 +89,9 @@ def _event_components(event, times, rate=None):
         for e in event.events:
             out += _event_components(e, times, rate)
         return out
+    degenerate = _degenerate(event)
+    if degenerate is not None:
+        return [(_degenerate_pair(degenerate, rate), times, None)]
     if name == "PoissonSampledDpEvent":
         if rate is not None:
             raise Error("PoissonSampledDpEvent: nested Poisson sampling is not supported")
@@ -88,6 +100,24 @@ def _event_components(event, times, rate=None):
         return [(f"gauss:sigma={_q(event.noise_multiplier, 'GaussianDpEvent.noise_multiplier')}", times, rate)]
     if name == "LaplaceDpEvent":
         return [(f"laplace:b={_q(event.noise_multiplier, 'LaplaceDpEvent.noise_multiplier')}", times, rate)]
+    if name == "DiscreteLaplaceDpEvent":
+        # dp-accounting's a: r = e^(-a), an (a*sensitivity)-DP mechanism (dlaplace:a, never dlaplace:epsilon)
+        s = event.sensitivity
+        if isinstance(s, bool) or not isinstance(s, int) or s < 1:
+            raise Error(f"DiscreteLaplaceDpEvent.sensitivity: {s!r} must be a positive integer")
+        return [(f"dlaplace:a={_q(event.noise_parameter, 'DiscreteLaplaceDpEvent.noise_parameter')},sensitivity={s}", times, rate)]
+    if name == "MixtureOfGaussiansDpEvent":
+        # sensitivity c_i with probability p_i against N(0, s^2): with one non-zero sensitivity c this
+        # is the Gaussian (sensitivity c) Poisson-subsampled at the probability of c
+        nonzero = {_binary(c, "MixtureOfGaussiansDpEvent.sensitivities") for c in event.sensitivities} - {0}
+        if len(nonzero) != 1 or rate is not None:
+            raise Error("MixtureOfGaussiansDpEvent: a mixture with several non-zero sensitivities (or nested in "
+                        "Poisson sampling) is not supported")
+        c = nonzero.pop()
+        p = sum(_binary(pr, "MixtureOfGaussiansDpEvent.sampling_probs")
+                for cc, pr in zip(event.sensitivities, event.sampling_probs) if _binary(cc, "sensitivity") == c)
+        sigma = _q(event.standard_deviation, "MixtureOfGaussiansDpEvent.standard_deviation")
+        return [(f"gauss:sigma={sigma},sensitivity={_q(c)}", times, None if p == 1 else p)]
     if name == "RandomizedResponseDpEvent":
         # with probability p a uniform bucket of k, else the input: P(same)/P(other) = (k(1-p)+p)/p
         p, k = _binary(event.noise_parameter, "RandomizedResponseDpEvent.noise_parameter"), event.num_buckets
@@ -97,6 +127,37 @@ def _event_components(event, times, rate=None):
         return [(f"krr:k={k},lambda={_q((k * (1 - p) + p) / p)}", times, rate)]
     raise Error(f"DpEvent of type {name} is not supported; supported: GaussianDpEvent, LaplaceDpEvent, "
                 "RandomizedResponseDpEvent, PoissonSampledDpEvent, SelfComposedDpEvent, ComposedDpEvent")
+
+
+def _degenerate(event):
+    """A DpEvent whose parameters make its pair degenerate: "disjoint" (no noise: the laws of the
+    neighbours do not overlap, delta = 1 at every epsilon), "identical" (sampling probability 0, only
+    zero sensitivities, a single bucket: delta = 0), or None."""
+    name = type(event).__name__
+    if name == "GaussianDpEvent" or name == "LaplaceDpEvent":
+        return "disjoint" if event.noise_multiplier == 0 else None
+    if name == "DiscreteLaplaceDpEvent":
+        return "disjoint" if event.noise_parameter == 0 else None
+    if name == "MixtureOfGaussiansDpEvent":
+        if all(c == 0 for c in event.sensitivities):
+            return "identical"
+        return "disjoint" if event.standard_deviation == 0 else None
+    if name == "RandomizedResponseDpEvent":
+        if event.num_buckets == 1:
+            return "identical"
+        return "disjoint" if event.noise_parameter == 0 else None
+    if name == "PoissonSampledDpEvent" and event.sampling_probability == 0:
+        return "identical"
+    return None
+
+
+def _degenerate_pair(kind, rate):
+    """The exact pair of a degenerate event, Poisson-subsampled at ``rate`` (add/remove):
+    (qP + (1-q)Q, Q) of the disjoint pair P = point x, Q = point y is ((q, 1-q), (0, 1))."""
+    if kind == "identical":
+        return PrivacyLoss.from_masses([(1, 1)])
+    q = Fraction(1) if rate is None else Fraction(rate)
+    return PrivacyLoss.from_masses([(q, 0), (1 - q, 1)] if q != 1 else [(1, 0), (0, 1)])
 
 
 def _is_pair(what):
@@ -164,13 +225,13 @@ def _solve(what, times, delta, epsilon, sampling_rate, relative_width, max_memor
         comps = [(s, k, rate if r is None else r * rate) for s, k, r in comps]
     comps = [(s, k, None if r == 1 else r) for s, k, r in comps]
 
-    def gauss(s):
-        return isinstance(s, str) and s.startswith("gauss:")
+    def gauss(s):  # the continuous mechanisms, whose subsampling only a grid bracket answers
+        return isinstance(s, str) and (s.startswith("gauss:") or s.startswith("laplace:"))
     if any(isinstance(s, PrivacyLoss) or (r is not None and not gauss(s)) for s, _, r in comps):
         # pairs, and mechanisms with exact tables Poisson-subsampled, go through the planner as
         # `exactdp compose --pair FILE --sampling poisson:q=R` does (estimated under max_memory)
         if any(r is not None and gauss(s) for s, _, r in comps):
-            raise Error("sampling_rate: a Poisson-subsampled Gaussian is answered by a grid bracket alone, "
+            raise Error("sampling_rate: a Poisson-subsampled Gaussian or Laplace mechanism is answered by a grid bracket alone, "
                         "not composed with pairs or other mechanisms")
         components = [(s, k, None if r is None else f"{r.numerator}/{r.denominator}") for s, k, r in comps]
         for p in _PRECISIONS:
@@ -185,7 +246,7 @@ def _solve(what, times, delta, epsilon, sampling_rate, relative_width, max_memor
     sampled = [c for c in comps if c[2] is not None]
     if sampled:
         if len(comps) != 1:
-            raise Error("sampling_rate: Poisson subsampling is supported for one component (a Gaussian) only")
+            raise Error("sampling_rate: Poisson subsampling is supported for one component (a Gaussian or Laplace mechanism) only")
         spec, k, rate = comps[0]
         return _grid(spec, k, delta, epsilon, rate, relative_width, direction)
 
@@ -206,15 +267,32 @@ def _solve(what, times, delta, epsilon, sampling_rate, relative_width, max_memor
     raise Error(f"relative_width: the planner's route ({out['route']}) gives {out[key]}, wider than {relative_width}")
 
 
+#: The finest grid epsilon_at / delta_at refine to when asked for a relative width.
+_MAX_GRID_RESOLUTION = 2048
+
+
 def _grid(spec, k, delta, epsilon, rate, relative_width, direction="both"):
-    b = _grid_bracket(spec, str(k), None if delta is None else _exact(delta, "delta"),
-                      None if epsilon is None else _exact(epsilon, "epsilon"),
-                      None if rate is None else str(rate), 8,
-                      None if relative_width is None or delta is None else str(relative_width),
-                      direction=direction)
+    r = None if rate is None else str(rate)
+    if delta is not None:
+        b = _grid_bracket(spec, str(k), _exact(delta, "delta"), None, r, 8,
+                          None if relative_width is None else str(relative_width), _MAX_GRID_RESOLUTION,
+                          direction=direction)
+        value = tuple(b["value"])
+    else:
+        # delta brackets: resolutions 8, 16, ... intersected (each encloses the true delta, so their
+        # intersection does) until hi - lo <= relative_width * hi or the finest grid
+        at = _exact(epsilon, "epsilon")
+        resolution, value = 8, None
+        while True:
+            b = _grid_bracket(spec, str(k), None, at, r, resolution, direction=direction)
+            lo, hi = b["value"]
+            value = (lo, hi) if value is None else (max(value[0], lo), min(value[1], hi))
+            if _narrow(value, relative_width) or relative_width is None or resolution >= _MAX_GRID_RESOLUTION:
+                break
+            resolution *= 2
     key = "epsilon" if delta is not None else "delta"
     return {"route": "grid_bracket", "reason": "certified grid bracket (docs/audit-subsampling.md)",
-            key: tuple(b["value"]), "resolution": b["resolution"]}
+            key: value, "resolution": b["resolution"]}
 
 
 def epsilon_at(what, times=1, delta=None, sampling_rate=None, relative_width=None, explain=False,
@@ -225,7 +303,7 @@ def epsilon_at(what, times=1, delta=None, sampling_rate=None, relative_width=Non
     ``what``: a SPEC string, a pair, a list of ``(what, times)``, or a dp_accounting DpEvent (see the
     module doc; DpEvent floats are taken at their exact binary values). ``delta`` is exact (Fraction,
     int or a string such as ``"1e-5"``; floats are refused). ``sampling_rate`` Poisson-subsamples
-    (add/remove) every component: one Gaussian (grid bracket), or pairs and mechanisms with exact tables. ``relative_width`` asks for hi - lo <= width * hi
+    (add/remove) every component: one Gaussian or Laplace mechanism (grid bracket), or pairs and mechanisms with exact tables. ``relative_width`` asks for hi - lo <= width * hi
     (more working precision, or a finer grid). With ``explain=True`` the planner's record comes back:
     ``{'route', 'reason', 'epsilon': (lo, hi), ...}``. ``direction``: ``"both"`` (default, the max),
     ``"remove"`` H(P||Q) or ``"add"`` H(Q||P) (module doc).

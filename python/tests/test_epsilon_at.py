@@ -140,7 +140,7 @@ def test_bad_event_parameters_are_named():
     with pytest.raises(exactdp.Error, match="sampling_probability"):
         exactdp.epsilon_at(dpa.PoissonSampledDpEvent(float("inf"), dpa.GaussianDpEvent(1.0)), delta="1e-5")
     with pytest.raises(exactdp.Error, match="RandomizedResponseDpEvent"):
-        exactdp.epsilon_at(dpa.RandomizedResponseDpEvent(0.0, 2), delta="1e-5")
+        exactdp.epsilon_at(dpa.RandomizedResponseDpEvent(1.5, 2), delta="1e-5")
 
 
 def test_unknown_event_is_named():
@@ -165,11 +165,73 @@ def test_floats_are_refused():
         exactdp.epsilon_at(({0: 0.5, 1: 0.5}, {0: "1/3", 1: "2/3"}), delta="1/10")
 
 
+# --- issue 20 item 3: every mechanism on every route ----------------------------------------------
+
+def test_degenerate_events_are_the_exact_pairs_they_are():
+    from dp_accounting import dp_event
+    # no noise: disjoint laws, delta = 1 at every epsilon and no finite epsilon below it
+    for event in (dpa.GaussianDpEvent(0), dpa.LaplaceDpEvent(0), dp_event.DiscreteLaplaceDpEvent(0, 1),
+                  dpa.RandomizedResponseDpEvent(0.0, 3)):
+        assert exactdp.delta_at(event, epsilon=5) == (1, 1)
+        assert exactdp.epsilon_at(event, delta="1/2") == (math.inf, math.inf)
+    # sampling probability 0, a single bucket, zero sensitivities: identical laws
+    for event in (dpa.PoissonSampledDpEvent(0, dpa.GaussianDpEvent(1.0)), dpa.RandomizedResponseDpEvent(0.5, 1),
+                  dp_event.MixtureOfGaussiansDpEvent(1.0, [0.0], [1.0])):
+        assert exactdp.delta_at(event, epsilon=0) == (0, 0)
+    # no noise, Poisson-subsampled at q: the pair ((q, 1-q), (0, 1)) has delta(e) = max(q, (1 - e^e (1-q))^+)
+    # (hand-derived); at e = 1 that is q exactly (q = 0.25 is a binary fraction)
+    event = dpa.PoissonSampledDpEvent(0.25, dpa.GaussianDpEvent(0))
+    assert exactdp.delta_at(event, epsilon=1) == (Fraction(1, 4), Fraction(1, 4))
+    assert exactdp.delta_at(event, 2, epsilon=0) == (Fraction(7, 16), Fraction(7, 16))  # 1 - (3/4)^2
+
+
+def test_discrete_laplace_event_is_dp_accountings_a():
+    from dp_accounting import dp_event
+    # DiscreteLaplaceDpEvent(a, S): r = e^-a, an (a*S)-DP mechanism; at delta = 0 epsilon is a*S exactly
+    lo, hi = exactdp.epsilon_at(dp_event.DiscreteLaplaceDpEvent(0.5, 3), delta=0)
+    assert lo <= Fraction(3, 2) <= hi and hi - lo < Fraction(1, 10 ** 20)
+    assert exactdp.epsilon_at("dlaplace:a=1/2,sensitivity=3", delta=0) == (lo, hi)
+    with pytest.raises(exactdp.Error, match="dlaplace:a=1/6,sensitivity=3"):
+        exactdp.epsilon_at("dlaplace:epsilon=1/2,sensitivity=3", delta=0)
+
+
+def test_several_gaussians_compose_in_closed_form():
+    # mu^2 = 2*(1/1)^2 + (3/2)^2 = 17/4 (GDP): the same as 17 uses of sigma = 2
+    mix = [("gauss:sigma=1", 2), ("gauss:sigma=2,sensitivity=3", 1)]
+    out = exactdp.epsilon_at(mix, delta="1e-5", explain=True)
+    assert out["route"] == "closed_form"
+    same = exactdp.epsilon_at("gauss:sigma=2", 17, delta="1e-5")
+    assert out["epsilon"][0] <= same[1] and same[0] <= out["epsilon"][1]
+    # GDP delta(e) = Phi(-e/mu + mu/2) - e^e Phi(-e/mu - mu/2) at e = 1, by mpmath
+    def gdp(mu2):
+        mu = mpmath.sqrt(mpmath.mpf(mu2))
+        return mpmath.ncdf(-1 / mu + mu / 2) - mpmath.e * mpmath.ncdf(-1 / mu - mu / 2)
+    lo, hi = exactdp.delta_at(mix, epsilon=1)
+    assert mp(lo) <= gdp(Fraction(17, 4)) <= mp(hi)
+    # through DpEvents (binary floats 1.0 and 0.5 are exact): mu^2 = 2 + 4 = 6
+    event = dpa.ComposedDpEvent([dpa.SelfComposedDpEvent(dpa.GaussianDpEvent(1.0), 2), dpa.GaussianDpEvent(0.5)])
+    lo, hi = exactdp.delta_at(event, epsilon=1)
+    assert mp(lo) <= gdp(6) <= mp(hi)
+
+
+def test_subsampled_laplace_is_answered_by_the_grid():
+    # one use, b = 1, q = 1/10, epsilon = 1/10: the hockey-stick integral by mpmath.quad (40 digits;
+    # tests/amplification/poisson_test.cpp) is 0.0131218308858312654...
+    truth = mpmath.mpf("0.01312183088583126543727121655627722302525")
+    out = exactdp.delta_at("laplace:b=1", epsilon="1/10", sampling_rate="1/10", relative_width="1/100", explain=True)
+    assert out["route"] == "grid_bracket"
+    lo, hi = out["delta"]
+    assert mp(lo) <= truth <= mp(hi) and hi - lo <= hi / 100
+    event = dpa.PoissonSampledDpEvent(0.5, dpa.LaplaceDpEvent(1.0))
+    lo, hi = exactdp.delta_at(event, epsilon="1/2")
+    assert mp(lo) <= mpmath.mpf("0.04033113052605342719174498732637206274538") <= mp(hi)
+
+
 def test_subsampling_without_exact_tables_is_refused():
-    # rr and other mechanisms with exact tables are subsampled (tests/test_subsampled_pairs.py); the
-    # continuous Laplace mechanism has neither tables nor a subsampled grid bracket
+    # rr and other mechanisms with exact tables are subsampled (tests/test_subsampled_pairs.py), gauss
+    # and laplace by the grid bracket; rr given by epsilon has neither tables nor a grid bracket
     with pytest.raises(exactdp.Error, match="sampling"):
-        exactdp.epsilon_at("laplace:b=1", 3, delta="1/100", sampling_rate="1/2")
+        exactdp.epsilon_at("rr:epsilon=1", 3, delta="1/100", sampling_rate="1/2")
 
 
 # --- the CLI prints the same numbers -------------------------------------------------------------

@@ -40,7 +40,7 @@ void add_query_options(CLI::App* cmd, QueryOptions& q) {
                   "--json always carries both directions")
       ->default_val("both");
   cmd->add_option("--delta", q.deltas, "Print the least λ and ε for this δ (repeatable), e.g. 1e-5");
-  cmd->add_option("--alpha", q.alphas, "Print the Rényi divergence of order α > 1 (repeatable), e.g. 2");
+  cmd->add_option("--alpha", q.alphas, "Print the Rényi divergence of order α > 1 (repeatable), e.g. 2; compose: inf for D_∞");
   cmd->add_flag("--tradeoff", q.tradeoff, "Print the vertices of the f-DP trade-off function T(P, Q)");
   cmd->add_flag("--json", q.json_output, "Machine-readable output: exact values as \"p/q\", certified as {\"lo\",\"hi\"}");
   cmd->add_option("--digits", q.digits, "Significant digits of certified (interval) output")
@@ -170,7 +170,7 @@ std::function<int()> add_compose(CLI::App& app) {
       "  exactdp compose --mechanism rr:lambda=2,delta=1/10 --mechanism rr:lambda=3,delta=1/5 --lambda 2 --tradeoff\n"
       "  exactdp compose --mechanism dlaplace:r=1/2,sensitivity=2 --times 10 --delta 1e-6 --alpha 2 --json\n\n"
       "Mechanisms: rr:lambda=L[,delta=D] | rr:epsilon=E[,delta=D] | krr:k=K,lambda=L |\n"
-      "  dlaplace:r=R[,sensitivity=S] | dlaplace:epsilon=E[,sensitivity=S] | dgauss:sigma2=V[,sensitivity=S] |\n"
+      "  dlaplace:r=R[,sensitivity=S] | dlaplace:a=A[,sensitivity=S] (r = e^-A) | dlaplace:epsilon=E (sensitivity 1) |\n  dgauss:sigma2=V[,sensitivity=S] |\n"
       "  laplace:b=B[,sensitivity=S] | gauss:sigma=V[,sensitivity=S]. Numbers are exact: 0.1 means 1/10.\n"
       "--times K applies to the --mechanism or --pair just before it.");
   auto opts = std::make_shared<QueryOptions>();
@@ -187,13 +187,17 @@ std::function<int()> add_compose(CLI::App& app) {
   add_planner_memory_option(cmd, *max_memory_mib);
   auto samplings = std::make_shared<std::vector<std::string>>();
   auto* sampling_opt = cmd->add_option("--sampling", *samplings,
-                                       "poisson:q=R: Poisson subsampling at rate R of the preceding mechanism (exact tables only; "
-                                       "add/remove pair of exactdp/amplification/poisson.hpp)");
+                                       "poisson:q=R: Poisson subsampling at rate R of the preceding mechanism (exact tables, gauss or "
+                                       "laplace; add/remove pair of exactdp/amplification/poisson.hpp)");
   add_query_options(cmd, *opts);
   return [=]() -> int {
-    Requests req = parse_requests(*opts);
+    // --alpha inf: the max divergence (composed_max_divergence); the finite orders as for profile
+    QueryOptions finite_orders = *opts;
+    std::erase_if(finite_orders.alphas, [](const std::string& a) { return a == "inf" || a == "∞"; });
+    const bool alpha_infinity = finite_orders.alphas.size() != opts->alphas.size();
+    Requests req = parse_requests(finite_orders);
     const bool user_asked_profile = !req.lambdas.empty() || !req.epsilons.empty();
-    if (req.lambdas.empty() && req.epsilons.empty() && req.deltas.empty() && req.alphas.empty()) {
+    if (req.lambdas.empty() && req.epsilons.empty() && req.deltas.empty() && req.alphas.empty() && !alpha_infinity) {
       req.lambdas.push_back(1);                           // total variation
       req.deltas.push_back(Rational(1, 100000));          // a conventional δ
     }
@@ -225,9 +229,9 @@ std::function<int()> add_compose(CLI::App& app) {
         }
         Component& c = comps.back();
         const std::string source = c.source;
-        c = poisson_subsampled(std::move(c), rate, false, "--sampling");
+        c = poisson_subsampled(std::move(c), rate, true, "--sampling");
         c.source = source + " Poisson-subsampled at q = " + to_string(rate) + " (add/remove)";
-        c.spec.reset();
+        if (c.pair) c.spec.reset();  // gauss and laplace keep their spec and rate (grid bracket)
       } else if (o == times_opt) {
         unsigned long k = (*times)[ti++];
         if (comps.empty()) throw Error("--times", "", std::to_string(k), "--times must follow a --mechanism or --pair");
@@ -240,6 +244,7 @@ std::function<int()> add_compose(CLI::App& app) {
     PlanOptions planning;
     planning.memory_budget = *max_memory_mib << 20;
     planning.force_exact = *force;
+    planning.grid_brackets = true;  // a subsampled gauss or laplace, a k-fold laplace: certified grid brackets
     const CompositionPlan plan = plan_composition(comps, planning);
     json r = plan.has_profile() ? profile_report(comps, plan, req) : renyi_only_composition(comps, plan, req, user_asked_profile);
     r["plan"] = {{"route", to_string(plan.route)}, {"reason", plan.reason}};
@@ -255,6 +260,11 @@ std::function<int()> add_compose(CLI::App& app) {
                               {"moment", certified(exp(*d * Interval(Rational(a - 1), req.precision())), req.digits)},  // Φ_α = e^{(α−1)D_α}
                               {"epsilon", certified(*d, req.digits)}});
       }
+    }
+    if (alpha_infinity) {
+      if (!r.contains("renyi")) r["renyi"] = json::array();
+      const auto d = composed_max_divergence(comps, req.precision());
+      r["renyi"].push_back({{"alpha", "inf"}, {"epsilon", d ? certified(*d, req.digits) : json("inf")}});
     }
     r["command"] = "compose";
     r["digits"] = req.digits;

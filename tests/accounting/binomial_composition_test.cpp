@@ -176,3 +176,45 @@ TEST(CompositionPlan, LongDiscreteLaplaceTakesTheFastRoute) {
 
 }  // namespace
 }  // namespace exactdp
+
+namespace exactdp {
+namespace {
+
+// Gaussians with different σ and sensitivities compose as μ-GDP with μ² = Σ k_i(Δ_i/σ_i)²
+// (DRS22 Cor 3.3): 2 uses of σ = 1 and one of σ = 2, Δ = 3 give μ² = 2 + 9/4 = 17/4, the same as
+// 17 uses of σ = 2, Δ = 1 — answered by the one-spec closed form (MechanismSpec, another route).
+TEST(CompositionPlan, SeveralGaussiansTakeTheGdpClosedForm) {
+  const std::vector<CompositionComponent> mix{
+      {"gauss:sigma=1", parse_mechanism_spec("gauss:sigma=1"), std::nullopt, 2, std::nullopt},
+      {"gauss:sigma=2,sensitivity=3", parse_mechanism_spec("gauss:sigma=2,sensitivity=3"), std::nullopt, 1, std::nullopt}};
+  const CompositionPlan plan = plan_composition(mix);
+  ASSERT_EQ(plan.route, CompositionRoute::closed_form) << plan.reason;
+  const ComposedPrivacy composed(mix, plan);
+  const MechanismSpec same = parse_mechanism_spec("gauss:sigma=2");
+  for (const Rational& eps : {q(0), q(1), q(5, 2)}) {
+    const Interval e(eps);
+    EXPECT_TRUE(overlaps(composed.delta_at_epsilon(e), same.delta_at_epsilon(e, 17))) << to_string(eps);
+  }
+  EXPECT_TRUE(overlaps(composed.least_epsilon(q(1, 100000)), same.epsilon_at_delta(q(1, 100000), 17)));
+}
+
+// The grid route answers compose's k-fold and subsampled Laplace: one subsampled use against the
+// mpmath integral of SubsampledLaplaceContainsTheIntegral (poisson_test.cpp).
+TEST(CompositionPlan, SubsampledLaplaceTakesTheGridRoute) {
+  CompositionComponent c{"laplace:b=1", parse_mechanism_spec("laplace:b=1"), std::nullopt, 1, std::nullopt};
+  c = poisson_subsampled(std::move(c), q(1, 10), true, "test");
+  PlanOptions o;
+  o.grid_brackets = true;
+  const std::vector<CompositionComponent> comps{c};
+  const CompositionPlan plan = plan_composition(comps, o);
+  ASSERT_EQ(plan.route, CompositionRoute::grid_bracket) << plan.reason;
+  const Interval d = ComposedPrivacy(comps, plan).delta_at_epsilon(Interval(q(1, 10)));
+  const Rational truth = parse_rational("0.01312183088583126543727121655627722302525", "truth");
+  EXPECT_LE(d.lower(), truth);
+  EXPECT_GE(d.upper(), truth);
+  // without grid brackets the planner falls to the Rényi route (nothing else has this pair)
+  EXPECT_EQ(plan_composition(comps).route, CompositionRoute::renyi);
+}
+
+}  // namespace
+}  // namespace exactdp

@@ -43,7 +43,7 @@ TEST(MechanismSpec, ParsesParametersExactlyWithDefaults) {
 TEST(MechanismSpec, GoodSpecsRoundTrip) {
   for (const char* text : {"rr:lambda=3", "rr:lambda=3/2,delta=1/10", "rr:epsilon=0.5", "rr:epsilon=0,delta=1",
                            "krr:k=4,lambda=3", "krr:k=3,epsilon=1", "dlaplace:r=1/2,sensitivity=2",
-                           "dlaplace:epsilon=1.5,sensitivity=3", "dgauss:sigma2=4", "dgauss:sigma2=1/2,sensitivity=2",
+                           "dlaplace:a=1/2,sensitivity=3", "dlaplace:epsilon=1.5,sensitivity=1", "dgauss:sigma2=4", "dgauss:sigma2=1/2,sensitivity=2",
                            "laplace:b=2", "gauss:sigma=3/2,sensitivity=2"}) {
     const MechanismSpec spec = parse_mechanism_spec(text);
     EXPECT_EQ(parse_mechanism_spec(spec.to_string()), spec) << text;
@@ -84,6 +84,9 @@ TEST(MechanismSpec, BadSpecsNameTheFieldAndValue) {
       {"dlaplace:r=3/2", "dlaplace:r", "3/2"},
       {"dlaplace:epsilon=0", "dlaplace:epsilon", "0"},
       {"dlaplace:r=1/2,epsilon=1", "dlaplace:epsilon", "1"},
+      {"dlaplace:a=1,epsilon=1", "dlaplace:epsilon", "1"},
+      {"dlaplace:a=0", "dlaplace:a", "0"},
+      {"dlaplace:epsilon=1.5,sensitivity=3", "dlaplace:epsilon", "epsilon=1.5,sensitivity=3"},
       {"dlaplace:r=1/2,sensitivity=1.5", "dlaplace:sensitivity", "1.5"},
       {"dlaplace:r=1/2,sensitivity=0", "dlaplace:sensitivity", "0"},
       {"dlaplace:r=1/2,sensitivity=-2", "dlaplace:sensitivity", "-2"},
@@ -234,6 +237,39 @@ TEST(MechanismSpec, QueriesRejectBadArguments) {
   EXPECT_LT(rr.delta_at_epsilon(Interval(Rational(-1)), 1).lower(), Rational(mpz_class("632120558828559"), mpz_class("1000000000000000")));
   EXPECT_GT(rr.delta_at_epsilon(Interval(Rational(-1)), 1).upper(), Rational(mpz_class("632120558828557"), mpz_class("1000000000000000")));
   EXPECT_THROW(rr.renyi(1), Error);
+}
+
+}  // namespace
+}  // namespace exactdp
+
+namespace exactdp {
+namespace {
+
+// dlaplace:epsilon=E,sensitivity=S meant r = e^(−E/S), so E was a·S and not dp-accounting's a:
+// the spelling is refused with both readings, and a= names dp-accounting's parameter (issue 20).
+TEST(MechanismSpec, DiscreteLaplaceParameterCannotHideAFactor) {
+  try {
+    parse_mechanism_spec("dlaplace:epsilon=3,sensitivity=2");
+    FAIL() << "the ambiguous spelling was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("dlaplace:a=3/2,sensitivity=2"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("dlaplace:a=3,sensitivity=2"), std::string::npos) << e.what();
+  }
+  // a = 1 with sensitivity 2: r = e^(−1), a 2-DP mechanism (hand-derived: ε = a·S)
+  const auto dl = parse_mechanism_spec("dlaplace:a=1,sensitivity=2");
+  EXPECT_EQ(dl.to_string(), "dlaplace:a=1,sensitivity=2");
+  EXPECT_EQ(*dl.dp_guarantee()->epsilon.exact_epsilon(), Rational(2));
+  // δ(0) is the total variation of DLap(r) and its shift by 2: p(0) + p(−1) = 1 − r (hand-derived
+  // from the pmf (1 − r)/(1 + r)·r^|x|), here 1 − e^(−1)
+  const Interval tv = dl.delta_at_epsilon(Interval::zero(128));
+  const Interval expected = Interval(Rational(1), 128) - exp(Interval(Rational(-1), 128));
+  EXPECT_LE(tv.lower(), expected.upper());
+  EXPECT_GE(tv.upper(), expected.lower());
+  EXPECT_LT(tv.upper() - tv.lower(), Rational(1, 1000000));
+  // with sensitivity 1, a and epsilon are the same parameter
+  EXPECT_EQ(*parse_mechanism_spec("dlaplace:a=1/2").dp_guarantee()->epsilon.exact_epsilon(), Rational(1, 2));
+  EXPECT_EQ(parse_mechanism_spec("dlaplace:a=1/2").epsilon_at_delta(Rational(1, 1000)).upper(),
+            parse_mechanism_spec("dlaplace:epsilon=1/2").epsilon_at_delta(Rational(1, 1000)).upper());
 }
 
 }  // namespace

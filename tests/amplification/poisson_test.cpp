@@ -294,3 +294,42 @@ TEST(GridBracket, SmallMaxPointsCoarsensInsteadOfRefusing) {
 
 }  // namespace
 }  // namespace exactdp
+
+namespace exactdp {
+namespace {
+
+// One use of the Laplace mechanism (Δ = 1) Poisson-subsampled at rate q, against the hockey-stick
+// integral max(H_λ(A‖B), H_λ(B‖A)) with A = q·Lap(1, b) + (1 − q)·Lap(0, b), B = Lap(0, b),
+// evaluated by mpmath.quad at 40 digits with breakpoints at 0, 1 and the crossing of A and λB (an
+// independent route: no privacy-loss law, no grid). dp-accounting's PLD (interval 1e-6) gives
+// 0.0131218308858 and 0.0403311305260.
+TEST(GridBracket, SubsampledLaplaceContainsTheIntegral) {
+  struct Case {
+    Rational b, q, eps;
+    const char* truth;
+  };
+  const Case cases[] = {{q(1), q(1, 10), q(1, 10), "0.01312183088583126543727121655627722302525"},
+                        {q(1), q(1, 2), q(1, 2), "0.04033113052605342719174498732637206274538"}};
+  GridOptions o;
+  o.resolution = 64;
+  for (const Case& c : cases) {
+    const GridBracket g = grid_delta_at_epsilon(ContinuousPair::laplace(c.b, q(1), c.q), 1, c.eps, o);
+    const Rational truth = parse_rational(c.truth, "truth");
+    EXPECT_LE(g.value.lower(), truth) << g.value.to_string(12);
+    EXPECT_GE(g.value.upper(), truth) << g.value.to_string(12);
+    // a point mass inside a bin costs more than the smooth parts (its split is first order in the
+    // bin's width), so the bracket is a few percent wide at this resolution
+    EXPECT_LT(g.value.upper() - g.value.lower(), truth / 20) << g.value.to_string(12);
+  }
+  // the subsampled loss is at most g(Δ/b) = ln(q e^{Δ/b} + 1 − q) (Balle et al. 2018, Thm 8), here
+  // ln(e²/5 + 4/5) ≈ 0.8232 for b = 1/2, q = 1/5: three uses are 2.4696-DP, so δ(3) = 0 and the
+  // lower end is exactly 0 (the lower law never moves a loss up)
+  const GridBracket top = grid_delta_at_epsilon(ContinuousPair::laplace(q(1, 2), q(1), q(1, 5)), 3, q(3), o);
+  EXPECT_EQ(top.value.lower(), 0);
+  EXPECT_LT(top.value.upper(), Rational(1, 1000000));
+  EXPECT_THROW(ContinuousPair::laplace(q(1), q(1), q(0)), Error);
+  EXPECT_THROW(ContinuousPair::laplace(q(1), q(1), q(3, 2)), Error);
+}
+
+}  // namespace
+}  // namespace exactdp

@@ -118,3 +118,61 @@ def test_the_optimal_bound_beside_a_long_composition_is_skipped_with_a_note():
     # at 2 000 uses it is still computed
     out = json.loads(run("compose", "-m", "rr:lambda=3/2", "--times", "2000", "--delta", "1e-5", "--json").stdout)
     assert "epsilon" in {b["name"]: b for b in out["bounds"]}["optimal composition (KOV15/MV16)"]
+
+
+# --- issue 20 item 3: every mechanism on every route ----------------------------------------------
+
+def compose(*args, expect=0):
+    return json.loads(run("compose", *args, "--json", expect=expect).stdout)
+
+
+def lo_hi(v):
+    return float(v["lo"]), float(v["hi"])
+
+
+def test_alpha_inf_is_the_max_divergence():
+    # 4 uses of RR with lambda = 3: D_inf = 4 ln 3 (hand-derived); 3 uses of Laplace b = 1/2 (eps0 = 2)
+    # subsampled at q = 1/5: 3 ln(e^2/5 + 4/5) (Balle, Barthe & Gaboardi 2018, Thm 8; dp-accounting's test_poisson_subsampled_laplace
+    # expects 2.46964); a Gaussian or RR with delta > 0: infinite
+    r = compose("-m", "rr:lambda=3", "-k", "4", "--alpha", "inf")
+    lo, hi = lo_hi(next(e for e in r["renyi"] if e["alpha"] == "inf")["epsilon"])
+    assert lo <= 4 * math.log(3) <= hi
+    r = compose("-m", "laplace:b=1/2", "--sampling", "poisson:q=1/5", "-k", "3", "--alpha", "inf")
+    lo, hi = lo_hi(r["renyi"][-1]["epsilon"])
+    assert lo <= 3 * math.log(math.exp(2) / 5 + 4 / 5) <= hi
+    assert compose("-m", "gauss:sigma=1", "--alpha", "inf")["renyi"][-1]["epsilon"] == "inf"
+    assert compose("-m", "rr:lambda=3,delta=1/10", "--alpha", "inf")["renyi"][-1]["epsilon"] == "inf"
+
+
+def test_k_fold_and_subsampled_laplace_are_answered_by_the_grid():
+    # k uses of Laplace are k*eps0-DP, so delta(3) = 0 for 3 uses with eps0 = 1 and the least epsilon at
+    # delta = 1e-5 is below 3 (hand-derived); the bracket must respect both
+    r = compose("-m", "laplace:b=1", "-k", "3", "--epsilon", "3", "--delta", "1e-5")
+    assert r["plan"]["route"] == "grid_bracket"
+    lo, hi = lo_hi(r["at"][0]["delta"])
+    assert lo == 0 and hi < 1e-20
+    lo, hi = lo_hi(r["least"][0]["epsilon"])
+    assert 2.9 < lo <= hi <= 3
+    # one subsampled use (b = 1, q = 1/10) at epsilon = 1/10: mpmath integral 0.013121830885831265
+    r = compose("-m", "laplace:b=1", "--sampling", "poisson:q=1/10", "--epsilon", "0.1")
+    lo, hi = lo_hi(r["at"][0]["delta"])
+    assert lo <= 0.013121830885831265 <= hi
+
+
+def test_several_gaussians_compose_in_closed_form():
+    # mu^2 = 2 + (3/2)^2 = 17/4: the same numbers as 17 uses of gauss:sigma=2 (GDP, DRS22 Cor 3.3)
+    mix = compose("-m", "gauss:sigma=1", "-k", "2", "-m", "gauss:sigma=2,sensitivity=3", "--epsilon", "1", "--delta", "1e-5")
+    one = compose("-m", "gauss:sigma=2", "-k", "17", "--epsilon", "1", "--delta", "1e-5")
+    assert mix["plan"]["route"] == "closed_form"
+    assert mix["at"][0]["delta"] == one["at"][0]["delta"]
+    a, b = lo_hi(mix["least"][0]["epsilon"]), lo_hi(one["least"][0]["epsilon"])
+    assert a[0] <= b[1] and b[0] <= a[1]
+
+
+def test_ambiguous_discrete_laplace_epsilon_is_refused_with_both_readings():
+    p = run("compose", "-m", "dlaplace:epsilon=3,sensitivity=2", expect=2)
+    assert "dlaplace:a=3/2,sensitivity=2" in p.stderr and "dlaplace:a=3,sensitivity=2" in p.stderr
+    # a = 3/2 with sensitivity 2 is what the old spelling meant: 3-DP, so D_inf = 3
+    r = compose("-m", "dlaplace:a=3/2,sensitivity=2", "--alpha", "inf")
+    lo, hi = lo_hi(r["renyi"][-1]["epsilon"])
+    assert lo <= 3 <= hi

@@ -1,6 +1,8 @@
 #include "exactdp/accounting/composition_plan.hpp"
 
 #include "exactdp/bounds/composition_bounds.hpp"
+#include "exactdp/bounds/gaussian.hpp"
+#include "exactdp/bounds/laplace.hpp"
 #include "exactdp/bounds/optimal_composition.hpp"
 #include "exactdp/bounds/renyi_conversions.hpp"
 #include "exactdp/compose/fast_convolution.hpp"
@@ -54,6 +56,7 @@ std::optional<BinomialForm> binomial_form(const CompositionComponent& c, Precisi
     if (auto l = s.parameter("lambda")) return *l > 1 ? std::optional(Interval(*l, p)) : std::nullopt;
     if (auto r = s.parameter("r")) return Interval(Rational(1 / *r), p);
     if (auto e = s.parameter("epsilon")) return sgn(*e) > 0 ? std::optional(exp(Interval(*e, p))) : std::nullopt;
+    if (auto a = s.parameter("a")) return exp(Interval(*a, p));  // dlaplace with sensitivity 1: λ = e^a
     return std::nullopt;
   };
   if (s.family() == MechanismFamily::randomized_response) {
@@ -98,8 +101,27 @@ bool closed_form(const CompositionComponent& c) {
 
 bool grid_form(const CompositionComponent& c) {
   if (!c.spec || c.pair) return false;
-  if (c.spec->family() == MechanismFamily::gaussian) return c.sampling_rate && *c.sampling_rate != 1;
-  return c.spec->family() == MechanismFamily::laplace && c.times > 1 && !c.sampling_rate;
+  const bool sampled = c.sampling_rate && *c.sampling_rate != 1;
+  if (c.spec->family() == MechanismFamily::gaussian) return sampled;
+  return c.spec->family() == MechanismFamily::laplace && (c.times > 1 || sampled);
+}
+
+/// Whether every component is an unsampled Gaussian mechanism: their composition is μ-GDP with
+/// μ² = Σ times_i·(Δ_i/σ_i)² exactly (DRS22 Cor 3.3), a closed form for any mix of σ and Δ.
+bool all_gaussian(const std::vector<CompositionComponent>& comps) {
+  return std::all_of(comps.begin(), comps.end(), [](const CompositionComponent& c) {
+    return c.spec && !c.pair && !c.sampling_rate && c.spec->family() == MechanismFamily::gaussian;
+  });
+}
+
+/// μ of a composition of Gaussian mechanisms (all_gaussian), certified: √(Σ times_i·(Δ_i/σ_i)²).
+Interval gaussian_composition_mu(const std::vector<CompositionComponent>& comps, Precision p) {
+  Rational mu2 = 0;
+  for (const auto& c : comps) {
+    const Rational mu = gaussian_mechanism_mu(*c.spec->parameter("sensitivity"), *c.spec->parameter("sigma"));
+    mu2 += mu * mu * Rational(static_cast<long>(c.times));
+  }
+  return sqrt(Interval(mu2, p));
 }
 
 }  // namespace
@@ -134,13 +156,13 @@ CompositionComponent poisson_subsampled(CompositionComponent c, const Rational& 
     c.pair = poisson_subsample(*loss, rate);
     return c;
   }
-  if (keep_gaussian && c.spec && c.spec->family() == MechanismFamily::gaussian) {
+  if (keep_gaussian && c.spec && (c.spec->family() == MechanismFamily::gaussian || c.spec->family() == MechanismFamily::laplace)) {
     c.sampling_rate = rate;
     return c;
   }
   throw Error(where, "", c.source,
               "Poisson subsampling needs exact tables here (rr:lambda, krr:lambda, dlaplace:r or a pair file)" +
-                  std::string(keep_gaussian ? " or gauss" : "; for gauss use exactdp audit with \"sampling\""));
+                  std::string(keep_gaussian ? ", gauss or laplace" : "; for gauss use exactdp audit with \"sampling\""));
 }
 
 // ------------------------------------------------------------------ the plan
@@ -158,9 +180,7 @@ std::string to_string(CompositionRoute route) {
   return "renyi";
 }
 
-bool CompositionPlan::has_profile() const {
-  return route != CompositionRoute::grid_bracket && route != CompositionRoute::renyi;
-}
+bool CompositionPlan::has_profile() const { return route != CompositionRoute::renyi; }
 
 std::string human_bytes(const Integer& bytes) {
   const char* unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
@@ -226,6 +246,11 @@ CompositionPlan plan_composition(const std::vector<CompositionComponent>& comps,
   if (comps.size() == 1 && closed_form(comps.front())) {
     plan.route = CompositionRoute::closed_form;
     plan.reason = with("closed form of " + to_string(comps.front().spec->family()));
+    return plan;
+  }
+  if (comps.size() > 1 && all_gaussian(comps)) {
+    plan.route = CompositionRoute::closed_form;
+    plan.reason = with("closed form of a composition of Gaussian mechanisms (GDP: mu^2 = sum of times * (sensitivity/sigma)^2)");
     return plan;
   }
   if (options.grid_brackets && comps.size() == 1 && grid_form(comps.front())) {
@@ -307,7 +332,13 @@ ComposedPrivacy::ComposedPrivacy(const std::vector<CompositionComponent>& comps,
       return;
     }
     case CompositionRoute::closed_form: return;
-    case CompositionRoute::grid_bracket:
+    case CompositionRoute::grid_bracket: {
+      const CompositionComponent& c = comps.front();
+      if (comps.size() != 1 || !c.spec) throw Error("compose", "", to_string(plan.route), "takes exactly one library mechanism");
+      grid_ = continuous_pair(*c.spec, c.sampling_rate.value_or(Rational(1)));
+      if (!grid_) throw Error("compose", c.source, to_string(plan.route), "the component has no grid bracket");
+      return;
+    }
     case CompositionRoute::renyi:
       throw Error("compose", "", to_string(plan.route), "this route has no privacy profile (internal: ask composed_renyi)");
   }
@@ -361,8 +392,23 @@ Interval ComposedPrivacy::nonnegative_delta(const Interval& epsilon, NeighbourDi
     const Interval at_hi = at(std::max(lo, epsilon.upper()));
     return Interval::hull(at_hi.lower(), at_lo.upper(), precision_);
   }
-  // the remaining routes have symmetric pairs (randomized response, the spec families): every
-  // direction has the both value
+  if (plan_.route == CompositionRoute::grid_bracket) {
+    // as above: [δ₋(ε₊), δ₊(ε₋)] over the enclosure, each end from a bracket of the grid
+    if (!epsilon.lower_is_finite() || !epsilon.upper_is_finite())
+      throw Error("compose", "epsilon", epsilon.to_string(10), "must be a finite enclosure");
+    const unsigned long k = components_.front().times;
+    GridOptions o = grid_options();
+    o.direction = direction;
+    const Rational lo = epsilon.lower() < 0 ? Rational(0) : epsilon.lower();
+    const Interval at_lo = grid_delta_at_epsilon(*grid_, k, lo, o).value;
+    if (epsilon.lower() == epsilon.upper()) return at_lo;
+    const Interval at_hi = grid_delta_at_epsilon(*grid_, k, std::max(lo, epsilon.upper()), o).value;
+    return Interval::hull(at_hi.lower(), at_lo.upper(), precision_);
+  }
+  // the remaining routes have symmetric pairs (randomized response, the spec families, Gaussians
+  // in closed form): every direction has the both value
+  if (plan_.route == CompositionRoute::closed_form && components_.size() > 1)
+    return gaussian_dp_delta(gaussian_composition_mu(components_, epsilon.precision()), epsilon);
   switch (plan_.route) {
     case CompositionRoute::binomial: return binomial_->delta_at_epsilon(epsilon);
     default: return components_.front().spec->delta_at_epsilon(epsilon, components_.front().times);
@@ -410,7 +456,23 @@ Interval ComposedPrivacy::least_epsilon(const Rational& delta, NeighbourDirectio
       return fast_exact_ ? fast_epsilon_at_delta(*fast_exact_, k, delta, std::nullopt, o).value
                          : fast_epsilon_at_delta(*fast_certified_, k, delta, o).value;
     }
+    case CompositionRoute::grid_bracket: {
+      if (sgn(delta) == 0) return Interval::infinity(precision_);  // both grid laws have infinite-support losses
+      GridOptions o = grid_options();
+      o.direction = direction;
+      return grid_epsilon_at_delta(*grid_, components_.front().times, delta, o).value;
+    }
     // a closed form's pair is symmetric: every direction has the both value
+    case CompositionRoute::closed_form:
+      if (components_.size() > 1) {  // a composition of Gaussian mechanisms (GDP), as MechanismSpec does for one
+        if (sgn(delta) == 0) return Interval::infinity(precision_);
+        GaussianSearchOptions search;
+        search.precision = precision_;
+        search.max_precision = std::max<Precision>(search.max_precision, 2 * precision_);
+        search.tolerance = pow2(-static_cast<long>(precision_ / 2));
+        return gaussian_dp_least_epsilon(gaussian_composition_mu(components_, precision_), delta, search);
+      }
+      [[fallthrough]];
     default: return components_.front().spec->epsilon_at_delta(delta, components_.front().times, precision_);
   }
 }
@@ -437,7 +499,12 @@ std::string ComposedPrivacy::method() const {
       return "fast certified convolution of " + std::to_string(components_.front().times) +
              " uses (grid laws bounding the privacy-loss distribution from both sides, quasi-linear products; "
              "exact grid for lattice losses)";
-    default: return "certified closed form (" + components_.front().spec->describe() + ")";
+    case CompositionRoute::grid_bracket:
+      return "certified grid bracket of " + std::to_string(components_.front().times) + " uses of the " + grid_->describe() +
+             " (docs/audit-subsampling.md, resolution " + std::to_string(grid_options().resolution) + ")";
+    default:
+      if (components_.size() > 1) return "certified closed form: Gaussian differential privacy of the composed Gaussian mechanisms (DRS22 Cor 3.3)";
+      return "certified closed form (" + components_.front().spec->describe() + ")";
   }
 }
 
@@ -452,9 +519,48 @@ std::optional<Interval> composed_renyi(const std::vector<CompositionComponent>& 
   return total;
 }
 
+namespace {
+
+/// D_∞(P‖Q) and D_∞(Q‖P) of one use of @p c (max ln ratio, max −ln ratio over the atoms),
+/// certified; std::nullopt when one of them is infinite.
+std::optional<std::pair<Interval, Interval>> one_use_max_divergences(const CompositionComponent& c, Precision p) {
+  if (auto loss = c.certified_loss(p)) {
+    std::optional<Interval> forward, backward;
+    for (const auto& a : loss->atoms()) {
+      if (!a.ratio.is_positive_finite()) return std::nullopt;  // ratio 0 or +∞: an event of one world only
+      const Interval l = log(Interval(a.ratio.coefficient(), p)) + Interval(a.ratio.exponent(), p);
+      forward = forward ? max(*forward, l) : l;
+      backward = backward ? max(*backward, -l) : -l;
+    }
+    if (!forward) return std::pair{Interval::zero(p), Interval::zero(p)};
+    return std::pair{*forward, *backward};
+  }
+  if (!c.spec || c.spec->family() != MechanismFamily::laplace) return std::nullopt;  // the Gaussians: unbounded loss
+  // Laplace: loss in [−ε₀, ε₀]; Poisson-subsampled, g(L) = ln(q e^L + 1 − q) lies in [g(−ε₀), g(ε₀)]
+  const Rational eps0 = laplace_mechanism_epsilon(*c.spec->parameter("b"), *c.spec->parameter("sensitivity"));
+  const Rational q = c.sampling_rate.value_or(Rational(1));
+  if (q == 1) return std::pair{Interval(eps0, p), Interval(eps0, p)};
+  const Interval qi(q, p), rest(1 - q, p);
+  return std::pair{log(qi * exp(Interval(eps0, p)) + rest), -log(qi * exp(Interval(Rational(-eps0), p)) + rest)};
+}
+
+}  // namespace
+
+std::optional<Interval> composed_max_divergence(const std::vector<CompositionComponent>& comps, Precision precision) {
+  Interval forward = Interval::zero(precision), backward = Interval::zero(precision);
+  for (const auto& c : comps) {
+    const auto one = one_use_max_divergences(c, precision);
+    if (!one) return std::nullopt;
+    const Interval k(static_cast<long>(c.times), precision);
+    forward += one->first * k;  // the max ratio of a product pair is the product of the max ratios
+    backward += one->second * k;
+  }
+  return max(forward, backward);
+}
+
 std::optional<ContinuousPair> continuous_pair(const MechanismSpec& s, const Rational& rate) {
   if (s.family() == MechanismFamily::gaussian) return ContinuousPair::gaussian(*s.parameter("sigma"), *s.parameter("sensitivity"), rate);
-  if (s.family() == MechanismFamily::laplace && rate == 1) return ContinuousPair::laplace(*s.parameter("b"), *s.parameter("sensitivity"));
+  if (s.family() == MechanismFamily::laplace) return ContinuousPair::laplace(*s.parameter("b"), *s.parameter("sensitivity"), rate);
   return std::nullopt;
 }
 

@@ -13,7 +13,8 @@
 /// | certified PLD | every component is finite (exact ratios, certified masses) and the composed PLD is estimated to fit | certified δ(ε), least ε |
 /// | fast convolution | one finite component (exact pair, rr, krr, dlaplace, …, unsampled) whose certified PLD does not fit or has more than max_certified_atoms atoms | certified bracket of δ(ε) and least ε by quasi-linear convolution (compose/fast_convolution.hpp): exact grid for lattice losses (k-ary RR, discrete Laplace of any sensitivity) |
 /// | closed form | one component whose family composes in closed form (gauss: GDP; dgauss, laplace: one use) | certified δ(ε), least ε |
-/// | grid bracket | (only when asked, as the audit does) one subsampled gauss or a laplace used more than once | certified bracket (amplification/poisson.hpp), run by the audit |
+/// | closed form (GDP) | several unsampled gauss components, any σ and sensitivity each | certified δ(ε), least ε of μ-GDP with μ² = Σ times·(Δ/σ)² (DRS22 Cor 3.3) |
+/// | grid bracket | (only when asked: the audit and `exactdp compose` ask) one Poisson-subsampled gauss or laplace, or a laplace used more than once | certified bracket (amplification/poisson.hpp) of δ(ε) and the least ε |
 /// | Rényi conversion | otherwise | Rényi divergences add; an RDP upper bound on ε |
 ///
 /// The exact route is skipped, not refused, when it does not fit: a 10⁸-fold randomized response
@@ -72,7 +73,8 @@ struct CompositionComponent {
 /// @p component Poisson-subsampled at rate @p rate (0 < rate ≤ 1) under add/remove neighbouring
 /// (amplification/poisson.hpp): a component with exact tables becomes its subsampled pair (the
 /// base pair must be symmetric; one orientation then suffices); a Gaussian keeps its spec and the
-/// rate (only a grid bracket answers it) when @p keep_gaussian, and every other case is refused
+/// rate (only a grid bracket answers it) when @p keep_gaussian, and so does the continuous Laplace
+/// mechanism; every other case is refused
 /// with exactdp::Error(@p where, "", source, why).
 CompositionComponent poisson_subsampled(CompositionComponent component, const Rational& rate, bool keep_gaussian,
                                         const std::string& where);
@@ -111,7 +113,8 @@ struct CompositionPlan {
   /// Why this route, in one line (e.g. why the exact route was skipped).
   std::string reason;
 
-  /// Whether this route gives a privacy profile (δ(ε), least ε): all but grid and Rényi.
+  /// Whether this route gives a privacy profile (δ(ε), least ε): all but Rényi (the grid bracket
+  /// gives certified brackets of both, at the resolution of grid_options()).
   bool has_profile() const;
 };
 
@@ -176,12 +179,28 @@ private:
   std::optional<BinomialComposition> binomial_;
   std::optional<PrivacyLoss> fast_exact_;          ///< fast_convolution: the one-use loss, if rational
   std::optional<CertifiedLoss> fast_certified_;    ///< fast_convolution: else the certified one
+  std::optional<ContinuousPair> grid_;              ///< grid_bracket: the pair analysed
+  /// The grid of the grid_bracket route: 32 points per standard deviation (relative widths about
+  /// 10⁻³ for one use; the audit and Python refine further by intersecting resolutions).
+  static GridOptions grid_options() {
+    GridOptions o;
+    o.resolution = 32;
+    return o;
+  }
 };
 
 /// Σ times_i·D_α(component i): Rényi divergences add under composition (certified); std::nullopt
 /// when some component has D_α = +∞. Precondition: α > 1.
 std::optional<Interval> composed_renyi(const std::vector<CompositionComponent>& components, const Rational& alpha,
                                        Precision precision);
+
+/// The Rényi divergence of order ∞ (max divergence, the pure-DP ε) of the composition:
+/// max(Σ times_i·D_∞(P_i‖Q_i), Σ times_i·D_∞(Q_i‖P_i)) (the largest ratio of a product pair is the
+/// product of the largest ratios), certified; std::nullopt when it is +∞ (an outcome of one world
+/// only, e.g. RR with δ > 0, or a Gaussian). Finite components: the largest ln ratio over their atoms
+/// in each direction; the Laplace mechanism: ε₀ = Δ/b both ways; Poisson-subsampled at q,
+/// ln(1 + q(e^{ε₀} − 1)) and −ln(1 − q(1 − e^{−ε₀})) (Balle, Barthe & Gaboardi, NeurIPS 2018, Thm 8).
+std::optional<Interval> composed_max_divergence(const std::vector<CompositionComponent>& components, Precision precision);
 
 /// The continuous pair a grid bracket analyses (amplification/poisson.hpp) for @p spec under
 /// Poisson subsampling at rate @p rate (1: none): the Gaussian at any rate, the Laplace mechanism

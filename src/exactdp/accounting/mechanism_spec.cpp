@@ -32,7 +32,7 @@ const std::vector<FamilyInfo>& families() {
   static const std::vector<FamilyInfo> all{
       {MechanismFamily::randomized_response, "rr", {"lambda", "epsilon", "delta"}},
       {MechanismFamily::k_ary_randomized_response, "krr", {"k", "lambda", "epsilon"}},
-      {MechanismFamily::discrete_laplace, "dlaplace", {"r", "epsilon", "sensitivity"}},
+      {MechanismFamily::discrete_laplace, "dlaplace", {"r", "a", "epsilon", "sensitivity"}},
       {MechanismFamily::discrete_gaussian, "dgauss", {"sigma2", "sensitivity"}},
       {MechanismFamily::laplace, "laplace", {"b", "sensitivity"}},
       {MechanismFamily::gaussian, "gauss", {"sigma", "sensitivity"}},
@@ -141,6 +141,33 @@ public:
     add("sensitivity", v);
   }
 
+  /// dlaplace's r (exact), a (r = e^{−a}, dp-accounting's parameter) or epsilon (r = e^{−ε/S}):
+  /// exactly one. epsilon with a sensitivity other than 1 is refused as ambiguous (issue 20): read
+  /// as dp-accounting's a it would be a different mechanism, so the message spells both readings.
+  void discrete_laplace_scale() {
+    const int n = int(given("r")) + int(given("a")) + int(given("epsilon"));
+    if (n == 0) reject(field("r"), "", "missing key: dlaplace needs r=, a= or epsilon=");
+    if (n > 1) {
+      const std::string second = given("epsilon") ? "epsilon" : "a";
+      reject(field(second), text(second), "give one of r (exact), a (r = e^(-a)) or epsilon (r = e^(-epsilon), sensitivity 1), not several");
+    }
+    if (given("r")) return open_unit("r");
+    if (given("a")) {
+      const Rational a = number("a");
+      if (sgn(a) <= 0) reject(field("a"), text("a"), "a must be positive (r = e^(-a) < 1)");
+      return add("a", a);
+    }
+    if (given("sensitivity") && number("sensitivity") != 1) {
+      const Rational e = number("epsilon"), sens = number("sensitivity");
+      reject(field("epsilon"), items_.at("epsilon").item + "," + items_.at("sensitivity").item,
+             "ambiguous with a sensitivity other than 1: it can be read as r = e^(-epsilon/sensitivity) (an epsilon-DP "
+             "mechanism: write dlaplace:a=" + exactdp::to_string(e / sens) + ",sensitivity=" + exactdp::to_string(sens) +
+             ") or as dp-accounting's parameter a = epsilon, r = e^(-epsilon) (an (epsilon*sensitivity)-DP mechanism: "
+             "write dlaplace:a=" + exactdp::to_string(e) + ",sensitivity=" + exactdp::to_string(sens) + "); or give r=");
+    }
+    epsilon(true);
+  }
+
   std::vector<SpecParameter> result() && { return std::move(out_); }
 
 private:
@@ -163,7 +190,7 @@ std::vector<SpecParameter> validate(const FamilyInfo& f, const RawItems& items) 
       v.one_of("lambda", "epsilon") == "lambda" ? v.lambda() : v.epsilon(false);
       break;
     case MechanismFamily::discrete_laplace:
-      v.one_of("r", "epsilon") == "r" ? v.open_unit("r") : v.epsilon(true);
+      v.discrete_laplace_scale();
       v.sensitivity_integer();
       break;
     case MechanismFamily::discrete_gaussian:
@@ -258,6 +285,14 @@ const Rational& MechanismSpec::get(std::string_view key) const {
 
 unsigned long MechanismSpec::integer(std::string_view key) const { return get(key).get_num().get_ui(); }
 
+namespace {
+/// ε = a·S of a discrete Laplace spec given by a or epsilon (r = e^{−ε/S}).
+Rational discrete_laplace_epsilon(const MechanismSpec& s) {
+  if (auto a = s.parameter("a")) return *a * *s.parameter("sensitivity");
+  return *s.parameter("epsilon");
+}
+}  // namespace
+
 std::string MechanismSpec::to_string() const {
   std::string s = exactdp::to_string(family_) + ":";
   for (std::size_t i = 0; i < parameters_.size(); ++i)
@@ -279,9 +314,11 @@ std::string MechanismSpec::describe() const {
              ", substitution neighbours" + (exact_loss() ? " (exact tables)" : " (certified)");
     case MechanismFamily::discrete_laplace:
       return "discrete Laplace mechanism with " +
-             (eps ? "r = e^(-epsilon/sensitivity), epsilon = " + q(get("epsilon")) : "r = " + q(get("r"))) +
+             (has("a") ? "r = e^(-a), a = " + q(get("a")) + " (epsilon = a*sensitivity = " + q(discrete_laplace_epsilon(*this)) + ")"
+              : eps    ? "r = e^(-epsilon/sensitivity), epsilon = " + q(get("epsilon"))
+                       : "r = " + q(get("r"))) +
              ", sensitivity " + q(get("sensitivity")) + ": values 0 and sensitivity clamped to [0, sensitivity]" +
-             " (same profile as unclamped, X-CLAMP-EXACT)" + (eps ? " (certified)" : " (exact tables)");
+             " (same profile as unclamped, X-CLAMP-EXACT)" + (has("r") ? " (exact tables)" : " (certified)");
     case MechanismFamily::discrete_gaussian:
       return "discrete Gaussian mechanism N_Z(0, sigma2) with sigma2 = " + q(get("sigma2")) + ", sensitivity " +
              q(get("sensitivity")) + ", rho = " + q(*zcdp()) + " zCDP (certified; single use)";
@@ -331,7 +368,7 @@ std::optional<CertifiedLoss> MechanismSpec::certified_loss(Precision precision) 
       return CertifiedLoss::from_atoms(std::move(atoms), "krr");
     }
     case MechanismFamily::discrete_laplace:
-      return discrete_laplace_loss(get("epsilon"), integer("sensitivity"), precision);
+      return discrete_laplace_loss(discrete_laplace_epsilon(*this), integer("sensitivity"), precision);
     default: return std::nullopt;
   }
 }
@@ -345,7 +382,7 @@ std::optional<DpGuarantee> MechanismSpec::dp_guarantee() const {
     case MechanismFamily::k_ary_randomized_response: return DpGuarantee{given(), 0};
     case MechanismFamily::discrete_laplace:
       if (has("r")) return DpGuarantee{PrivacyParameter::from_lambda(pow(1 / get("r"), integer("sensitivity"))), 0};
-      return DpGuarantee{PrivacyParameter::from_epsilon(get("epsilon")), 0};
+      return DpGuarantee{PrivacyParameter::from_epsilon(discrete_laplace_epsilon(*this)), 0};
     case MechanismFamily::laplace:
       return DpGuarantee{PrivacyParameter::from_epsilon(laplace_mechanism_epsilon(get("b"), get("sensitivity"))), 0};
     default: return std::nullopt;

@@ -12,13 +12,16 @@
 /// | `rr:epsilon=E[,delta=D]` | RR_{E, D}, λ = e^E | certified (exact when E = 0) |
 /// | `krr:k=K,lambda=L` / `krr:k=K,epsilon=E` | k-ary RR, substitution neighbours (A.2) | exact / certified |
 /// | `dlaplace:r=R[,sensitivity=S]` | clamp(v + DLap(R)), integer sensitivity S (D.3) | exact |
-/// | `dlaplace:epsilon=E[,sensitivity=S]` | the same with R = e^{−E/S} (E-DP) | certified |
+/// | `dlaplace:a=A[,sensitivity=S]` | the same with R = e^{−A} (dp-accounting's parameter a; (A·S)-DP) | certified |
+/// | `dlaplace:epsilon=E[,sensitivity=1]` | the same with R = e^{−E} (E-DP); refused with S ≠ 1 | certified |
 /// | `dgauss:sigma2=V[,sensitivity=S]` | discrete Gaussian N_ℤ(0, V), integer S (D.4) | certified, single use |
 /// | `laplace:b=B[,sensitivity=S]` | continuous Laplace, scale B (B.11) | certified, single use |
 /// | `gauss:sigma=V[,sensitivity=S]` | continuous Gaussian, standard deviation V (B.11) | certified |
 ///
 /// Sensitivities of the discrete mechanisms are positive integers; those of `laplace` and `gauss`
-/// positive rationals. `dlaplace:epsilon` is accepted although r = e^{−E/S} is irrational: the
+/// positive rationals. `dlaplace:epsilon=E` with a sensitivity S ≠ 1 is refused as ambiguous (it
+/// meant r = e^{−E/S}, so E = a·S, which dp-accounting's a is not; the message gives both
+/// spellings with `a=`). `dlaplace:a` and `dlaplace:epsilon` are accepted although r is irrational: the
 /// worst-case pair clamped to [0, S] has the exact likelihood ratios e^{(S−2k)E/S}, so its
 /// privacy-loss distribution is certified exactly (certified_noninteractive.hpp); for exact tables
 /// give `r=` (e.g. `dlaplace:r=1/2`, which is (S·ln 2)-DP).
@@ -171,10 +174,11 @@ private:
 ///  - malformed item (no '=', empty item): field the family, value the item;
 ///  - unknown or duplicate key: field "family:key", value the item "key=value";
 ///  - missing required key: field "family:key" (the first alternative, e.g. "rr:lambda"), value "";
-///  - both alternatives given (lambda and epsilon, r and epsilon): field of the second, its text;
+///  - both alternatives given (lambda and epsilon; two of r, a, epsilon): field of the second, its text;
+///  - `dlaplace:epsilon` with a sensitivity other than 1: field "dlaplace:epsilon", value both items;
 ///  - unparsable number: field "family:key", value the text (from parse_rational);
 ///  - out of range, value the text as written: λ < 1 ("lambda = e^epsilon must be at least 1"),
-///    ε < 0 (ε ≤ 0 for dlaplace), δ ∉ [0, 1], r ∉ (0, 1), k not an integer ≥ 2, a discrete
+///    ε < 0 (ε ≤ 0 and a ≤ 0 for dlaplace), δ ∉ [0, 1], r ∉ (0, 1), k not an integer ≥ 2, a discrete
 ///    sensitivity not a positive integer (or above max_table_outcomes), a continuous
 ///    sensitivity, b, σ or σ² not positive.
 MechanismSpec parse_mechanism_spec(std::string_view text);

@@ -515,9 +515,45 @@ std::pair<GridLaw, GridLaw> discretise(const LossLaw& law, const Rational& h, do
   return {U, L};
 }
 
+/// The laws of a base loss L over the whole line (point masses included): Pr_P[L <= t], Pr_P[L > t],
+/// Pr_Q[L <= t], Pr_Q[L > t] at every t in an enclosure (each contains the function's range there).
+struct BaseLaws {
+  std::function<Interval(const Interval&)> FP, SFP, FQ, SFQ;
+};
+
+std::pair<LossLaw, LossLaw> subsampled_laws(const BaseLaws& base, const Rational& q, Precision p);
+
+/// The base laws of the Laplace pair P = Lap(0, b), Q = Lap(Δ, b) (loss ε₀ on x <= 0, (Δ − 2x)/b
+/// inside, −ε₀ on x >= Δ; ε₀ = Δ/b), point masses included, on enclosures: every function is
+/// monotone, so its range over [t₁, t₂] is the hull of its exact values at the two rational ends
+/// (the jumps at ±ε₀ are decided exactly there).
+BaseLaws laplace_base_laws(const Rational& eps0, Precision p) {
+  auto half_exp = [p](const Rational& x) { return exp(Interval(x, p)) / Interval(Rational(2), p); };
+  const Interval zero(Rational(0), p), one(Rational(1), p);
+  // Pr_P[L <= t] = e^{(t − ε₀)/2}/2 and Pr_Q[L > t] = e^{−(t + ε₀)/2}/2 on [−ε₀, ε₀)
+  auto fp = [=](const Rational& t) { return t < -eps0 ? zero : t >= eps0 ? one : half_exp((t - eps0) / 2); };
+  auto sfq = [=](const Rational& t) { return t < -eps0 ? one : t >= eps0 ? zero : half_exp((-t - eps0) / 2); };
+  auto over = [p](const Interval& t, const std::function<Interval(const Rational&)>& f, bool increasing) {
+    Interval a = f(t.lower()), b = f(t.upper());
+    if (!increasing) std::swap(a, b);
+    return Interval::hull(a.lower(), b.upper(), p);
+  };
+  BaseLaws base;
+  base.FP = [=](const Interval& t) { return over(t, fp, true); };
+  base.SFP = [=](const Interval& t) { return over(t, [&](const Rational& x) { return one - fp(x); }, false); };
+  base.SFQ = [=](const Interval& t) { return over(t, sfq, false); };
+  base.FQ = [=](const Interval& t) { return over(t, [&](const Rational& x) { return one - sfq(x); }, true); };
+  return base;
+}
+
 /// The loss laws of the two directions of a pair: remove (L under A against B) and add (−L under
 /// B against A).
 std::pair<LossLaw, LossLaw> loss_laws(const ContinuousPair& pair, Precision p) {
+  if (pair.kind == ContinuousPair::Kind::laplace && pair.q != 1)
+    // subsampled: the losses g(±ε₀) of the point masses are irrational, so the point masses ride in
+    // the base laws and fall into the bins that contain them (any bin content splits and merges
+    // soundly, facts 2 and 3)
+    return subsampled_laws(laplace_base_laws(pair.sensitivity / pair.sigma_or_scale, p), pair.q, p);
   if (pair.kind == ContinuousPair::Kind::laplace) {
     const Rational eps0 = pair.sensitivity / pair.sigma_or_scale;
     // P = Lap(0, b), Q = Lap(Δ, b): L = ε₀ on x <= 0 (P-mass 1/2), (Δ − 2x)/b inside, −ε₀ on x >= Δ
@@ -546,13 +582,19 @@ std::pair<LossLaw, LossLaw> loss_laws(const ContinuousPair& pair, Precision p) {
   // Gaussian: with μ = Δ/σ the base loss L is N(μ²/2, μ²) under P and N(−μ²/2, μ²) under Q.
   const Rational mu = pair.sensitivity / pair.sigma_or_scale;
   const Rational half = mu * mu / 2;
-  const Rational q = pair.q;
   // the constants as enclosures once (the arguments t below are at precision p)
   const Interval half_i(half, p), mu_i(mu, p);
-  auto FP = [half_i, mu_i](const Interval& t) { return normal_cdf((t - half_i) / mu_i); };
-  auto SFP = [half_i, mu_i](const Interval& t) { return normal_cdf(-(t - half_i) / mu_i); };
-  auto FQ = [half_i, mu_i](const Interval& t) { return normal_cdf((t + half_i) / mu_i); };
-  auto SFQ = [half_i, mu_i](const Interval& t) { return normal_cdf(-(t + half_i) / mu_i); };
+  BaseLaws base;
+  base.FP = [half_i, mu_i](const Interval& t) { return normal_cdf((t - half_i) / mu_i); };
+  base.SFP = [half_i, mu_i](const Interval& t) { return normal_cdf(-(t - half_i) / mu_i); };
+  base.FQ = [half_i, mu_i](const Interval& t) { return normal_cdf((t + half_i) / mu_i); };
+  base.SFQ = [half_i, mu_i](const Interval& t) { return normal_cdf(-(t + half_i) / mu_i); };
+  return subsampled_laws(base, pair.q, p);
+}
+
+/// The remove and add loss laws of the pair (qP + (1 − q)Q, Q) whose base loss has @p base.
+std::pair<LossLaw, LossLaw> subsampled_laws(const BaseLaws& base, const Rational& q, Precision p) {
+  const auto FP = base.FP, SFP = base.SFP, FQ = base.FQ, SFQ = base.SFQ;
   // g(L) = ln(q e^L + 1 − q) is the subsampled loss; g⁻¹(l) = ln((e^l − (1 − q))/q) for e^l > 1 − q.
   struct Inv {
     bool none = false;       // e^l <= 1 − q: g > l everywhere
@@ -655,7 +697,10 @@ std::pair<LossLaw, LossLaw> loss_laws(const ContinuousPair& pair, Precision p) {
 std::pair<double, Rational> deviation_and_scale(const ContinuousPair& pair) {
   if (pair.kind == ContinuousPair::Kind::laplace) {
     const Rational eps0 = pair.sensitivity / pair.sigma_or_scale;
-    return {mpq_get_d(eps0.get_mpq_t()), eps0};  // the loss lies in [−ε₀, ε₀], half its mass at ε₀
+    if (pair.q == 1) return {mpq_get_d(eps0.get_mpq_t()), eps0};  // the loss lies in [−ε₀, ε₀], half its mass at ε₀
+    // subsampled: about q·(e^{ε₀} − 1)/√2 (the deviation of q(e^L − 1) under Q, L about ±ε₀)
+    const double e0 = mpq_get_d(eps0.get_mpq_t()), q = mpq_get_d(pair.q.get_mpq_t());
+    return {std::min(e0, q * std::expm1(e0) / std::sqrt(2.0)), Rational(1)};
   }
   const Rational mu_q = pair.sensitivity / pair.sigma_or_scale;
   const double mu = mpq_get_d(mu_q.get_mpq_t()), q = mpq_get_d(pair.q.get_mpq_t());
@@ -745,7 +790,7 @@ Laws composed_laws(const ContinuousPair& pair, unsigned long k, const GridOption
     for (int tries = 0;; ++tries, h *= 2) {  // coarser when the window would exceed max_points
       try {
         auto r = discretise(remove, h, tail, o.max_points, o.fine_bin_bits);
-        if (pair.kind == ContinuousPair::Kind::laplace) {
+        if (pair.kind == ContinuousPair::Kind::laplace && pair.q == 1) {
           one = {h, {r.first, r.second, r.first, r.second}};
         } else {
           auto a = discretise(add, h, tail, o.max_points, o.fine_bin_bits);
@@ -763,7 +808,7 @@ Laws composed_laws(const ContinuousPair& pair, unsigned long k, const GridOption
   const auto& laws = one->second;
   out.remove_upper = c.self_compose(laws[0], k);
   out.remove_lower = c.self_compose(laws[1], k);
-  if (pair.kind == ContinuousPair::Kind::laplace) {
+  if (pair.kind == ContinuousPair::Kind::laplace && pair.q == 1) {
     out.add_upper = out.remove_upper;
     out.add_lower = out.remove_lower;
   } else {

@@ -13,16 +13,17 @@ ContinuousPair ContinuousPair::gaussian(const Rational& sigma, const Rational& s
   return {Kind::gaussian, sigma, sensitivity, q};
 }
 
-ContinuousPair ContinuousPair::laplace(const Rational& scale, const Rational& sensitivity) {
+ContinuousPair ContinuousPair::laplace(const Rational& scale, const Rational& sensitivity, const Rational& q) {
   if (sgn(scale) <= 0) throw Error("laplace", "scale", to_string(scale), "must be positive");
   if (sgn(sensitivity) <= 0) throw Error("laplace", "sensitivity", to_string(sensitivity), "must be positive");
-  return {Kind::laplace, scale, sensitivity, Rational(1)};
+  if (sgn(q) <= 0 || q > 1) throw Error("laplace", "q", to_string(q), "the sampling rate must lie in (0, 1]");
+  return {Kind::laplace, scale, sensitivity, q};
 }
 
 std::string ContinuousPair::describe() const {
-  if (kind == Kind::laplace)
-    return "Laplace mechanism, scale " + to_string(sigma_or_scale) + ", sensitivity " + to_string(sensitivity);
-  std::string s = "Gaussian mechanism, sigma " + to_string(sigma_or_scale) + ", sensitivity " + to_string(sensitivity);
+  std::string s = kind == Kind::laplace
+                      ? "Laplace mechanism, scale " + to_string(sigma_or_scale) + ", sensitivity " + to_string(sensitivity)
+                      : "Gaussian mechanism, sigma " + to_string(sigma_or_scale) + ", sensitivity " + to_string(sensitivity);
   if (q != 1) s += ", Poisson-subsampled at rate " + to_string(q) + " (add/remove)";
   return s;
 }

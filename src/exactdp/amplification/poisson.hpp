@@ -1,8 +1,8 @@
 /// @file
 /// Poisson subsampling (each record enters the mechanism's input independently with probability
 /// q) and certified brackets for mechanisms whose privacy loss has infinite support: the
-/// Poisson-subsampled Gaussian (the DP-SGD step), and k-fold compositions of the continuous
-/// Gaussian and Laplace mechanisms.
+/// Poisson-subsampled Gaussian (the DP-SGD step) and Laplace mechanism, and k-fold compositions of
+/// the continuous Gaussian and Laplace mechanisms.
 ///
 /// **Which pair is analysed (add/remove neighbouring).** Let (P, Q) be the worst-case pair of one
 /// use of the base mechanism as exactdp states it (the spec's pair: the output law when the record
@@ -82,14 +82,16 @@ struct ContinuousPair {
   Kind kind = Kind::gaussian;
   Rational sigma_or_scale{1};  ///< σ (gaussian) or b (laplace)
   Rational sensitivity{1};     ///< Δ
-  Rational q{1};               ///< Poisson sampling rate (1: not subsampled; gaussian only)
+  Rational q{1};               ///< Poisson sampling rate (1: not subsampled)
 
   /// The Gaussian mechanism N(0, σ²) with sensitivity Δ, Poisson-subsampled at rate q (q = 1: not
   /// subsampled), add/remove. Preconditions: σ, Δ > 0, 0 < q ≤ 1 (exactdp::Error naming the field).
   static ContinuousPair gaussian(const Rational& sigma, const Rational& sensitivity, const Rational& q = 1);
-  /// The Laplace mechanism with scale b and sensitivity Δ (not subsampled).
-  /// Preconditions: b, Δ > 0 (exactdp::Error naming the field).
-  static ContinuousPair laplace(const Rational& scale, const Rational& sensitivity);
+  /// The Laplace mechanism with scale b and sensitivity Δ, Poisson-subsampled at rate q (q = 1:
+  /// not subsampled), add/remove. Subsampled, its loss g(L) = ln(q e^L + 1 − q) has point masses at
+  /// the irrational g(±Δ/b); they are carried inside the bins that contain them.
+  /// Preconditions: b, Δ > 0, 0 < q ≤ 1 (exactdp::Error naming the field).
+  static ContinuousPair laplace(const Rational& scale, const Rational& sensitivity, const Rational& q = 1);
   /// One line for reports.
   std::string describe() const;
 };
