@@ -21,29 +21,16 @@ Numbers are Fractions, ints or exact strings ("1e-5"); Python floats are refused
 ``Fraction(x)`` for the exact binary value of a float).
 """
 import json
-import math
-from decimal import Decimal
 from fractions import Fraction
 
 from ._core import _calibrate_json
+from .audit import _value
+from .composition import _exact as _exact_text
 
 
 def _exact(x, field):
-    if x is None:
-        return None
-    if isinstance(x, (float, bool)):
-        raise TypeError(f"{field}: Python floats are binary approximations; pass a Fraction, an int or a string such as '0.1'")
-    return str(x)
-
-
-def _value(v):
-    if v is None:
-        return None
-    if isinstance(v, dict):
-        return tuple(math.inf if v[k] == "inf" else Fraction(Decimal(v[k])) for k in ("lo", "hi"))
-    if v == "inf":
-        return math.inf
-    return Fraction(v)
+    """An exact number as text (composition._exact), None passed through."""
+    return None if x is None else _exact_text(x, field)
 
 
 def _level(level):

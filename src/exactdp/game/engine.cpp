@@ -184,6 +184,30 @@ void root_node(const Game& game, const CompiledGame& g, unsigned rounds, Node& o
   canonicalise(raw, rounds, g.verifier_initial, out, z);
 }
 
+/// The children of the belief pair @p belief under the message pair @p act, straight from the
+/// mechanism (no compiled game): m_b′(c′) = Σ_c m_b(c)·κ(a, c′ | c, x_b) (THEOREMS.md B.1), one
+/// RawChild per answer, by answer, zero masses dropped. Used by the up-front estimate and by the
+/// split of a game at a depth, which both walk the unreduced game's first levels.
+static std::vector<RawChild> belief_children(const InteractiveMechanism& mech,
+                                             const std::array<std::vector<std::pair<std::uint32_t, Integer>>, 2>& belief,
+                                             const MessagePair& act) {
+  std::map<AnswerId, std::array<std::map<StateId, Rational>, 2>> acc;
+  for (int b = 0; b < 2; ++b)
+    for (const auto& [s, u] : belief[b])
+      for (const auto& tr : mech.step(s, b == 0 ? act.world0 : act.world1)) acc[tr.answer][b][tr.next] += Rational(u) * tr.probability;
+  std::vector<RawChild> out;
+  out.reserve(acc.size());
+  for (auto& [a, beliefs] : acc) {
+    RawChild raw;
+    raw.answer = a;
+    for (int b = 0; b < 2; ++b)
+      for (auto& [s, p] : beliefs[b])
+        if (sgn(p) != 0) raw.belief[b].emplace_back(s, std::move(p));
+    out.push_back(std::move(raw));
+  }
+  return out;
+}
+
 namespace {
 
 // ------------------------------------------------------------------ the up-front estimate
@@ -228,16 +252,8 @@ LevelCounts first_levels(const Game& game, unsigned horizon) {
     for (const Open& o : level) {
       const auto& acts = ver.allowed(o.sigma);
       for (std::size_t i = 0; i < acts.size(); ++i) {
-        std::map<AnswerId, std::array<std::map<StateId, Rational>, 2>> acc;
-        for (int b = 0; b < 2; ++b)
-          for (const auto& [s, u] : o.belief[b])
-            for (const auto& tr : mech.step(s, b == 0 ? acts[i].world0 : acts[i].world1)) acc[tr.answer][b][tr.next] += Rational(u) * tr.probability;
         const VerifierState ns = ver.next(o.sigma, i);
-        for (auto& [a, beliefs] : acc) {
-          RawChild raw;
-          for (int b = 0; b < 2; ++b)
-            for (auto& [s, p] : beliefs[b])
-              if (sgn(p) != 0) raw.belief[b].emplace_back(s, std::move(p));
+        for (RawChild& raw : belief_children(mech, o.belief, acts[i])) {
           Node n;
           Rational z;
           canonicalise(raw, 0, ns, n, z);
@@ -778,16 +794,9 @@ std::vector<std::vector<TopNode>> top_levels(const Game& game, unsigned depth, s
       const auto& acts = ver.allowed(o.sigma);
       o.children.resize(acts.size());
       for (std::size_t i = 0; i < acts.size(); ++i) {
-        std::map<AnswerId, std::array<std::map<StateId, Rational>, 2>> acc;
-        for (int b = 0; b < 2; ++b)
-          for (const auto& [s, u] : o.belief[b])
-            for (const auto& tr : mech.step(s, b == 0 ? acts[i].world0 : acts[i].world1)) acc[tr.answer][b][tr.next] += Rational(u) * tr.probability;
         const VerifierState ns = ver.next(o.sigma, i);
-        for (auto& [a, beliefs] : acc) {
-          RawChild raw;
-          for (int b = 0; b < 2; ++b)
-            for (auto& [s, p] : beliefs[b])
-              if (sgn(p) != 0) raw.belief[b].emplace_back(s, std::move(p));
+        for (RawChild& raw : belief_children(mech, o.belief, acts[i])) {
+          const AnswerId a = raw.answer;
           if (raw.belief[0].empty() && raw.belief[1].empty()) continue;
           Node n;
           Rational z;
