@@ -23,9 +23,9 @@ The other test files of the wheel, and why none of their numbers is asked, are i
 Run ``python -m exactdp.acceptance [--fast] [--json]``; ``python/tests/test_dp_accounting_suite.py``
 runs the fast subset in CI. The table of reasons is in docs/acceptance.md.
 
-Cases that need features being built by other engineers are switched off through
-:data:`PENDING` (one table, keyed by what the case needs); after the merge of issue 20 items 1, 2
-and 4 the entries can be removed.
+Cases that need features not yet built are switched off through :data:`PENDING` (one table, keyed
+by what the case needs). Directions (add / remove) and epsilon < 0 are asked: a privacy-loss
+mechanism's ``adjacency_type`` becomes ``direction=`` (:func:`direction`).
 """
 import ast
 import importlib
@@ -41,8 +41,6 @@ from fractions import Fraction
 PENDING = {
     "replace_one": "unanswered: needs direction=replace-one (issue 20 item 1)",
     "replace_special": "unanswered: needs direction=replace-special (issue 20 item 1)",
-    "add_or_remove_direction": "unanswered: needs direction=add/remove (issue 20 item 1)",
-    "negative_epsilon": "unanswered: needs epsilon < 0 (issue 20 item 2)",
     "calibration": "unanswered: needs calibration (issue 20 item 4)",
 }
 
@@ -311,13 +309,19 @@ def _pending(case):
         return rel
     if rel == "replace":  # privacy_loss_mechanism.AdjacencyType.REPLACE
         return "replace_one"
-    if q.kind == "delta" and q.at < 0:
-        return "negative_epsilon"
-    if q.mechanism is not None and q.mechanism.kwargs.get("sampling_prob", 1.0) != 1:
-        # one direction of a subsampled pair (dp-accounting's default is REMOVE); unsampled pairs
-        # are symmetric, so there each direction equals exactdp's max
-        return "add_or_remove_direction"
     return None
+
+
+def direction(case):
+    """The exactdp direction of a case. A privacy-loss mechanism is one direction
+    (``adjacency_type``, dp-accounting's default REMOVE): remove = H(P||Q) (dp-accounting's
+    ``_pmf_remove``), add = H(Q||P) (``_pmf_add``). The accountant's add-or-remove-one relation is
+    the max of the two, exactdp's "both"."""
+    q = case.question
+    if q.mechanism is None:
+        return "both"
+    rel = _relation_name(q.relation)
+    return "add" if rel == "add" else "remove"
 
 
 def answer(case, relative_width=None):
@@ -330,7 +334,8 @@ def answer(case, relative_width=None):
     q = case.question
     if q.mechanism is not None:
         spec, rate = q.mechanism.spec()
-        return exactdp.delta_at(spec, epsilon=Fraction(q.at), sampling_rate=rate, relative_width=relative_width)
+        return exactdp.delta_at(spec, epsilon=Fraction(q.at), sampling_rate=rate, relative_width=relative_width,
+                                direction=direction(case))
     if not q.events:
         raise ValueError("no event composed")
     what = dp_event.ComposedDpEvent([dp_event.SelfComposedDpEvent(e, c) if c != 1 else e for e, c in q.events])
