@@ -41,7 +41,6 @@ from fractions import Fraction
 PENDING = {
     "replace_one": "unanswered: needs direction=replace-one (issue 20 item 1)",
     "replace_special": "unanswered: needs direction=replace-special (issue 20 item 1)",
-    "calibration": "unanswered: needs calibration (issue 20 item 4)",
 }
 
 #: The fast subset run in CI (a few seconds): test methods by name.
@@ -66,6 +65,7 @@ class Question:
     events: list
     relation: object
     mechanism: object = None  # a RecordingMechanism
+    calibration: object = None  # (family, epsilon, delta, times, sensitivity, sampling_prob)
 
 
 class _Unsupported(Exception):
@@ -146,6 +146,8 @@ class Case:
     detail: dict = field(default_factory=dict)
 
     def label(self):
+        if self.question.kind == "calibrate":
+            return f"{self.test}: calibrate {self.question.calibration!r}"
         return f"{self.test}: {self.question.kind} at {self.question.at!r}"
 
 
@@ -193,6 +195,16 @@ class RecordingTestCase:
         raise AttributeError(name)
 
 
+def _calibration_stand_in(family):
+    """pld.accountant.get_smallest_*_noise(privacy_parameters, num_queries, sensitivity=,
+    sampling_prob=) -> a calibration question."""
+    def ask(privacy_parameters, num_queries=1, sensitivity=1, sampling_prob=None):
+        return Question("calibrate", privacy_parameters.delta, [], None,
+                        calibration=(family, privacy_parameters.epsilon, privacy_parameters.delta, num_queries,
+                                     sensitivity, sampling_prob))
+    return ask
+
+
 #: The test files read: the module the test imports (by its name there) and the classes of it that
 #: are replaced by recording stand-ins.
 _MECHANISMS = ("LaplacePrivacyLoss", "GaussianPrivacyLoss", "DiscreteLaplacePrivacyLoss", "DiscreteGaussianPrivacyLoss",
@@ -202,6 +214,12 @@ SUITES = {
     "dp_accounting.pld.privacy_loss_mechanism_test": (
         "privacy_loss_mechanism",
         {name: (lambda n: lambda *a, **k: RecordingMechanism(n, *a, **k))(name) for name in _MECHANISMS}),
+    "dp_accounting.pld.accountant_test": (
+        "accountant",
+        {"get_smallest_laplace_noise": _calibration_stand_in("laplace"),
+         "get_smallest_discrete_laplace_noise": _calibration_stand_in("dlaplace"),
+         "get_smallest_gaussian_noise": _calibration_stand_in("gauss"),
+         "get_smallest_subsampled_gaussian_noise": _calibration_stand_in("gauss")}),
 }
 
 #: The other test files in the wheel and why no number of theirs is asked (docs/acceptance.md).
@@ -215,14 +233,13 @@ NOT_READ = {
     "dp_accounting.pld.pld_pmf_test": "dp-accounting's pmf data structure (no mechanism)",
     "dp_accounting.pld.common_test": "numerical helpers (no mechanism)",
     "dp_accounting.pld.test_util_test": "test helpers (no mechanism)",
-    "dp_accounting.pld.accountant_test": "calibration (get_smallest_*_noise) and advanced composition: "
-                                         "needs calibration (issue 20 item 4)",
-    "dp_accounting.mechanism_calibration_test": "needs calibration (issue 20 item 4)",
+    "dp_accounting.mechanism_calibration_test": "the generic bisection of calibrate_dp_mechanism on toy "
+                                                "epsilon functions (no mechanism)",
     "dp_accounting.privacy_accountant_test": "the abstract accountant interface (no numbers of a mechanism)",
     "dp_accounting.dp_event_test": "DpEvent construction (no numbers of a mechanism)",
     "dp_accounting.dp_event_builder_test": "DpEvent construction (no numbers of a mechanism)",
-    "dp_accounting.gaussian_mechanism_test": "the classic (epsilon, delta) Gaussian calibration formula: "
-                                             "needs calibration (issue 20 item 4)",
+    "dp_accounting.gaussian_mechanism_test": "round trips of get_sigma_gaussian / get_epsilon_gaussian "
+                                             "(each the other's inverse; no expected number)",
 }
 
 # ----------------------------------------------------------------------------- reading the tests
@@ -332,6 +349,8 @@ def answer(case, relative_width=None):
     from dp_accounting import dp_event
 
     q = case.question
+    if q.kind == "calibrate":
+        return _calibrate(case, relative_width)
     if q.mechanism is not None:
         spec, rate = q.mechanism.spec()
         return exactdp.delta_at(spec, epsilon=Fraction(q.at), sampling_rate=rate, relative_width=relative_width,
@@ -345,9 +364,39 @@ def answer(case, relative_width=None):
     return exactdp.epsilon_at(what, delta=at, relative_width=relative_width)
 
 
+def _calibrate(case, relative_width=None):
+    """exactdp.calibrate's certified bracket of the least noise, in dp-accounting's parameter: the
+    scale b or sigma as it is; for the discrete Laplace, a = -ln r (dp-accounting's parameter) from
+    exactdp's bracket of r, widened outwards by 10^-30 after a 50-digit mpmath logarithm."""
+    import exactdp
+
+    family, eps, delta, times, sens, rate = case.question.calibration
+    q = lambda x: str(Fraction(x))
+    spec = f"{family}:sensitivity={q(sens)}"
+    width = relative_width if relative_width is not None else Fraction(1, 1000)
+    report = exactdp.calibrate(spec, epsilon=q(eps), delta=q(delta), times=times,
+                               sampling_rate=None if rate is None else q(rate), relative_width=width)
+    if report["status"] != "bracketed":
+        raise ValueError(f"calibration: status {report['status']}")
+    lo, hi = Fraction(report["lo"]), Fraction(report["hi"])
+    if family != "dlaplace":
+        return lo, hi
+    import mpmath
+
+    with mpmath.workdps(50):
+        a_lo = Fraction(str(-mpmath.log(mpmath.mpf(hi.numerator) / hi.denominator))) - Fraction(1, 10 ** 30)
+        a_hi = Fraction(str(-mpmath.log(mpmath.mpf(lo.numerator) / lo.denominator))) + Fraction(1, 10 ** 30)
+    return a_lo, a_hi
+
+
 def _width_for(case):
     """The relative width that settles a case at its tolerance (clipped to [1e-6, 1/2])."""
     e = abs(Fraction(case.expected)) if case.expected not in (0, math.inf) else Fraction(1)
+    if case.question.kind == "calibrate":
+        # the bracket's ends must both land in the band: a quarter of it; for the discrete Laplace
+        # the bracket is of r = e^-a, whose relative width is about the width in a
+        band = Fraction(case.tolerance) / 4
+        return max(Fraction(1, 10 ** 9), band if case.question.calibration[0] == "dlaplace" else band / e)
     return min(Fraction(1, 2), max(Fraction(1, 10 ** 6), Fraction(case.tolerance) / e))
 
 
@@ -394,7 +443,7 @@ def run(only=None, verbose=False):
             if case.status == "too-wide":  # ask again for the width the test's tolerance needs
                 try:
                     case.value = answer(case, _width_for(case))
-                except exactdp.Error as err:
+                except (exactdp.Error, ValueError) as err:
                     case.reason = f"refinement refused: {err}"
                 case.status = judge(case, case.value)
             out.append(case)
