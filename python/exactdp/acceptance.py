@@ -9,7 +9,8 @@ into a case for ``exactdp.epsilon_at`` / ``exactdp.delta_at``:
    the test module's own namespace (the module is imported for its imports and helpers only).
 3. The method's body (its syntax tree, decorators removed) is compiled and run once per parameter
    set against *recording stand-ins*: the accountant records ``compose(event, count)``,
-   ``get_delta(epsilon)`` / ``get_epsilon(delta)`` return a record of the question, and
+   ``get_delta(epsilon)`` / ``get_epsilon(delta)`` return a record of the question (so do
+   ``pld.accountant.get_smallest_*_noise``, answered by ``exactdp.calibrate``), and
    ``self.assertAlmostEqual(question, expected, delta=tol)`` records the case. Nothing of
    dp-accounting's own arithmetic runs.
 4. Each case is answered by exactdp (certified ``(lo, hi)``) and judged: ``agrees`` when every
