@@ -9,7 +9,8 @@ into a case for ``exactdp.epsilon_at`` / ``exactdp.delta_at``:
    the test module's own namespace (the module is imported for its imports and helpers only).
 3. The method's body (its syntax tree, decorators removed) is compiled and run once per parameter
    set against *recording stand-ins*: the accountant records ``compose(event, count)``,
-   ``get_delta(epsilon)`` / ``get_epsilon(delta)`` return a record of the question, and
+   ``get_delta(epsilon)`` / ``get_epsilon(delta)`` return a record of the question (so do
+   ``pld.accountant.get_smallest_*_noise``, answered by ``exactdp.calibrate``), and
    ``self.assertAlmostEqual(question, expected, delta=tol)`` records the case. Nothing of
    dp-accounting's own arithmetic runs.
 4. Each case is answered by exactdp (certified ``(lo, hi)``) and judged: ``agrees`` when every
@@ -23,9 +24,9 @@ The other test files of the wheel, and why none of their numbers is asked, are i
 Run ``python -m exactdp.acceptance [--fast] [--json]``; ``python/tests/test_dp_accounting_suite.py``
 runs the fast subset in CI. The table of reasons is in docs/acceptance.md.
 
-Cases that need features being built by other engineers are switched off through
-:data:`PENDING` (one table, keyed by what the case needs); after the merge of issue 20 items 1, 2
-and 4 the entries can be removed.
+Cases that need features not yet built are switched off through :data:`PENDING` (one table, keyed
+by what the case needs). Directions (add / remove) and epsilon < 0 are asked: a privacy-loss
+mechanism's ``adjacency_type`` becomes ``direction=`` (:func:`direction`).
 """
 import ast
 import importlib
@@ -41,9 +42,6 @@ from fractions import Fraction
 PENDING = {
     "replace_one": "unanswered: needs direction=replace-one (issue 20 item 1)",
     "replace_special": "unanswered: needs direction=replace-special (issue 20 item 1)",
-    "add_or_remove_direction": "unanswered: needs direction=add/remove (issue 20 item 1)",
-    "negative_epsilon": "unanswered: needs epsilon < 0 (issue 20 item 2)",
-    "calibration": "unanswered: needs calibration (issue 20 item 4)",
 }
 
 #: The fast subset run in CI (a few seconds): test methods by name.
@@ -68,6 +66,7 @@ class Question:
     events: list
     relation: object
     mechanism: object = None  # a RecordingMechanism
+    calibration: object = None  # (family, epsilon, delta, times, sensitivity, sampling_prob)
 
 
 class _Unsupported(Exception):
@@ -148,6 +147,8 @@ class Case:
     detail: dict = field(default_factory=dict)
 
     def label(self):
+        if self.question.kind == "calibrate":
+            return f"{self.test}: calibrate {self.question.calibration!r}"
         return f"{self.test}: {self.question.kind} at {self.question.at!r}"
 
 
@@ -195,6 +196,16 @@ class RecordingTestCase:
         raise AttributeError(name)
 
 
+def _calibration_stand_in(family):
+    """pld.accountant.get_smallest_*_noise(privacy_parameters, num_queries, sensitivity=,
+    sampling_prob=) -> a calibration question."""
+    def ask(privacy_parameters, num_queries=1, sensitivity=1, sampling_prob=None):
+        return Question("calibrate", privacy_parameters.delta, [], None,
+                        calibration=(family, privacy_parameters.epsilon, privacy_parameters.delta, num_queries,
+                                     sensitivity, sampling_prob))
+    return ask
+
+
 #: The test files read: the module the test imports (by its name there) and the classes of it that
 #: are replaced by recording stand-ins.
 _MECHANISMS = ("LaplacePrivacyLoss", "GaussianPrivacyLoss", "DiscreteLaplacePrivacyLoss", "DiscreteGaussianPrivacyLoss",
@@ -204,6 +215,12 @@ SUITES = {
     "dp_accounting.pld.privacy_loss_mechanism_test": (
         "privacy_loss_mechanism",
         {name: (lambda n: lambda *a, **k: RecordingMechanism(n, *a, **k))(name) for name in _MECHANISMS}),
+    "dp_accounting.pld.accountant_test": (
+        "accountant",
+        {"get_smallest_laplace_noise": _calibration_stand_in("laplace"),
+         "get_smallest_discrete_laplace_noise": _calibration_stand_in("dlaplace"),
+         "get_smallest_gaussian_noise": _calibration_stand_in("gauss"),
+         "get_smallest_subsampled_gaussian_noise": _calibration_stand_in("gauss")}),
 }
 
 #: The other test files in the wheel and why no number of theirs is asked (docs/acceptance.md).
@@ -217,14 +234,13 @@ NOT_READ = {
     "dp_accounting.pld.pld_pmf_test": "dp-accounting's pmf data structure (no mechanism)",
     "dp_accounting.pld.common_test": "numerical helpers (no mechanism)",
     "dp_accounting.pld.test_util_test": "test helpers (no mechanism)",
-    "dp_accounting.pld.accountant_test": "calibration (get_smallest_*_noise) and advanced composition: "
-                                         "needs calibration (issue 20 item 4)",
-    "dp_accounting.mechanism_calibration_test": "needs calibration (issue 20 item 4)",
+    "dp_accounting.mechanism_calibration_test": "the generic bisection of calibrate_dp_mechanism on toy "
+                                                "epsilon functions (no mechanism)",
     "dp_accounting.privacy_accountant_test": "the abstract accountant interface (no numbers of a mechanism)",
     "dp_accounting.dp_event_test": "DpEvent construction (no numbers of a mechanism)",
     "dp_accounting.dp_event_builder_test": "DpEvent construction (no numbers of a mechanism)",
-    "dp_accounting.gaussian_mechanism_test": "the classic (epsilon, delta) Gaussian calibration formula: "
-                                             "needs calibration (issue 20 item 4)",
+    "dp_accounting.gaussian_mechanism_test": "round trips of get_sigma_gaussian / get_epsilon_gaussian "
+                                             "(each the other's inverse; no expected number)",
 }
 
 # ----------------------------------------------------------------------------- reading the tests
@@ -311,13 +327,19 @@ def _pending(case):
         return rel
     if rel == "replace":  # privacy_loss_mechanism.AdjacencyType.REPLACE
         return "replace_one"
-    if q.kind == "delta" and q.at < 0:
-        return "negative_epsilon"
-    if q.mechanism is not None and q.mechanism.kwargs.get("sampling_prob", 1.0) != 1:
-        # one direction of a subsampled pair (dp-accounting's default is REMOVE); unsampled pairs
-        # are symmetric, so there each direction equals exactdp's max
-        return "add_or_remove_direction"
     return None
+
+
+def direction(case):
+    """The exactdp direction of a case. A privacy-loss mechanism is one direction
+    (``adjacency_type``, dp-accounting's default REMOVE): remove = H(P||Q) (dp-accounting's
+    ``_pmf_remove``), add = H(Q||P) (``_pmf_add``). The accountant's add-or-remove-one relation is
+    the max of the two, exactdp's "both"."""
+    q = case.question
+    if q.mechanism is None:
+        return "both"
+    rel = _relation_name(q.relation)
+    return "add" if rel == "add" else "remove"
 
 
 def answer(case, relative_width=None):
@@ -328,9 +350,12 @@ def answer(case, relative_width=None):
     from dp_accounting import dp_event
 
     q = case.question
+    if q.kind == "calibrate":
+        return _calibrate(case, relative_width)
     if q.mechanism is not None:
         spec, rate = q.mechanism.spec()
-        return exactdp.delta_at(spec, epsilon=Fraction(q.at), sampling_rate=rate, relative_width=relative_width)
+        return exactdp.delta_at(spec, epsilon=Fraction(q.at), sampling_rate=rate, relative_width=relative_width,
+                                direction=direction(case))
     if not q.events:
         raise ValueError("no event composed")
     what = dp_event.ComposedDpEvent([dp_event.SelfComposedDpEvent(e, c) if c != 1 else e for e, c in q.events])
@@ -340,9 +365,39 @@ def answer(case, relative_width=None):
     return exactdp.epsilon_at(what, delta=at, relative_width=relative_width)
 
 
+def _calibrate(case, relative_width=None):
+    """exactdp.calibrate's certified bracket of the least noise, in dp-accounting's parameter: the
+    scale b or sigma as it is; for the discrete Laplace, a = -ln r (dp-accounting's parameter) from
+    exactdp's bracket of r, widened outwards by 10^-30 after a 50-digit mpmath logarithm."""
+    import exactdp
+
+    family, eps, delta, times, sens, rate = case.question.calibration
+    q = lambda x: str(Fraction(x))
+    spec = f"{family}:sensitivity={q(sens)}"
+    width = relative_width if relative_width is not None else Fraction(1, 1000)
+    report = exactdp.calibrate(spec, epsilon=q(eps), delta=q(delta), times=times,
+                               sampling_rate=None if rate is None else q(rate), relative_width=width)
+    if report["status"] != "bracketed":
+        raise ValueError(f"calibration: status {report['status']}")
+    lo, hi = Fraction(report["lo"]), Fraction(report["hi"])
+    if family != "dlaplace":
+        return lo, hi
+    import mpmath
+
+    with mpmath.workdps(50):
+        a_lo = Fraction(str(-mpmath.log(mpmath.mpf(hi.numerator) / hi.denominator))) - Fraction(1, 10 ** 30)
+        a_hi = Fraction(str(-mpmath.log(mpmath.mpf(lo.numerator) / lo.denominator))) + Fraction(1, 10 ** 30)
+    return a_lo, a_hi
+
+
 def _width_for(case):
     """The relative width that settles a case at its tolerance (clipped to [1e-6, 1/2])."""
     e = abs(Fraction(case.expected)) if case.expected not in (0, math.inf) else Fraction(1)
+    if case.question.kind == "calibrate":
+        # the bracket's ends must both land in the band: a quarter of it; for the discrete Laplace
+        # the bracket is of r = e^-a, whose relative width is about the width in a
+        band = Fraction(case.tolerance) / 4
+        return max(Fraction(1, 10 ** 9), band if case.question.calibration[0] == "dlaplace" else band / e)
     return min(Fraction(1, 2), max(Fraction(1, 10 ** 6), Fraction(case.tolerance) / e))
 
 
@@ -389,7 +444,7 @@ def run(only=None, verbose=False):
             if case.status == "too-wide":  # ask again for the width the test's tolerance needs
                 try:
                     case.value = answer(case, _width_for(case))
-                except exactdp.Error as err:
+                except (exactdp.Error, ValueError) as err:
                     case.reason = f"refinement refused: {err}"
                 case.status = judge(case, case.value)
             out.append(case)
