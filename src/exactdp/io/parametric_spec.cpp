@@ -28,7 +28,11 @@ Declared read_parameters(const io::JsonReader& r, const Json& doc) {
   if (params.size() != 1)
     r.fail("/parameters", io::shown(params), "declare exactly one parameter (this version of exactdp decides one parameter at a time)");
   Declared d;
-  const auto& [name, spec] = *params.items().begin();
+  // (not a structured binding of *params.items().begin(): that proxy is a temporary whose key()
+  // refers into itself, a use after scope that AddressSanitizer reports)
+  const auto first = params.begin();
+  const std::string name = first.key();
+  const Json& spec = first.value();
   const std::string pp = "/parameters/" + io::pointer_segment(name);
   bool identifier = !name.empty() && (std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_');
   for (char c : name) identifier = identifier && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
