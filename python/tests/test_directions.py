@@ -23,7 +23,9 @@ mpmath.mp.dps = 50
 
 def closed_form(sigma, q, eps, direction):
     """H_{e^eps} of the subsampled Gaussian pair (sensitivity 1) in one direction, at 50 digits."""
-    s, q, lam = mpmath.mpf(sigma), mpmath.mpf(q), mpmath.exp(mpmath.mpf(eps))
+    # Fractions as numerator/denominator: mpmath 1.3 (still installed beside some peers) cannot convert them
+    mpf = lambda x: mpmath.mpf(x.numerator) / x.denominator if isinstance(x, F) else mpmath.mpf(x)  # noqa: E731
+    s, q, lam = mpf(sigma), mpf(q), mpmath.exp(mpf(eps))
     Phi = lambda x: mpmath.ncdf(x)  # noqa: E731
     if direction == "remove":  # A/B = 1 - q + q exp((2x - 1)/(2 s^2)) > lam  <=>  x > x*
         if lam - 1 + q <= 0:

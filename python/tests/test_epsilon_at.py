@@ -204,7 +204,7 @@ def test_several_gaussians_compose_in_closed_form():
     assert out["epsilon"][0] <= same[1] and same[0] <= out["epsilon"][1]
     # GDP delta(e) = Phi(-e/mu + mu/2) - e^e Phi(-e/mu - mu/2) at e = 1, by mpmath
     def gdp(mu2):
-        mu = mpmath.sqrt(mpmath.mpf(mu2))
+        mu = mpmath.sqrt(mp(mu2))
         return mpmath.ncdf(-1 / mu + mu / 2) - mpmath.e * mpmath.ncdf(-1 / mu - mu / 2)
     lo, hi = exactdp.delta_at(mix, epsilon=1)
     assert mp(lo) <= gdp(Fraction(17, 4)) <= mp(hi)
