@@ -14,7 +14,7 @@ from ._core import (Error, MechanismSpec, PrivacyLoss, PrivacyProfile, TradeOff,
 from ._core import Session
 from .audit import audit, grid_bracket
 from .calibration import calibrate
-from .composition import delta_at, epsilon_at
+from .composition import delta_at, epsilon_at, renyi_at
 from .game import check, profile
 from .mechanism import Mechanism, canonical_name
 from . import noise, plot, testing
@@ -22,4 +22,4 @@ from . import noise, plot, testing
 __all__ = ["Error", "Mechanism", "MechanismSpec", "PrivacyLoss", "PrivacyProfile", "TradeOff", "audit", "canonical_name",
            "check", "compose", "delta_at", "epsilon_at", "grid_bracket", "max_ratio", "noise", "parse_mechanism_spec", "profile", "plot", "renyi_moment",
            "Session", "testing"]
-__all__ += ["calibrate"]
+__all__ += ["calibrate", "renyi_at"]

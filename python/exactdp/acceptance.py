@@ -51,7 +51,7 @@ FAST = {
     "test_randomized_response", "test_randomized_response_with_single_bucket",
     "test_randomized_response_with_zero_noise_parameter",
     "test_laplace_get_delta_for_epsilon", "test_discrete_laplace_get_delta_for_epsilon",
-    "test_gaussian_get_delta_for_epsilon",
+    "test_gaussian_get_delta_for_epsilon", "test_get_delta_for_epsilon", "test_mixture_of_gaussians_basic",
 }
 
 
@@ -112,6 +112,13 @@ class RecordingMechanism:
 
     def spec(self):
         """(SPEC, sampling_rate) of the mechanism, or raises ValueError with the reason."""
+        if self.kind == "MixtureGaussianPrivacyLoss":  # asked as the DpEvent of the same mechanism
+            from dp_accounting import dp_event
+
+            params = dict(zip(("standard_deviation", "sensitivities", "sampling_probs"), self.args))
+            params.update(self.kwargs)
+            return dp_event.MixtureOfGaussiansDpEvent(params["standard_deviation"], params["sensitivities"],
+                                                      params["sampling_probs"]), None
         names = {"LaplacePrivacyLoss": ("parameter",), "GaussianPrivacyLoss": ("standard_deviation",),
                  "DiscreteLaplacePrivacyLoss": ("parameter",), "DiscreteGaussianPrivacyLoss": ("sigma",)}
         if self.kind not in names:

@@ -30,7 +30,9 @@ Laplace ``noise_parameter=0``, RR ``noise_parameter=0``) is a pair of disjoint l
 every epsilon; Poisson-subsampled at rate q, delta = q), sampling probability 0, a single bucket or
 only zero sensitivities a pair of identical laws (delta = 0). ``DiscreteLaplaceDpEvent(a, S)`` is
 ``dlaplace:a=a,sensitivity=S`` (r = e^-a, an (a*S)-DP mechanism), ``MixtureOfGaussiansDpEvent`` with
-one non-zero sensitivity c the Gaussian of sensitivity c Poisson-subsampled at the probability of c.
+one non-zero sensitivity c the Gaussian of sensitivity c Poisson-subsampled at the probability of c,
+with several the Gaussian mixture (one use: a certified closed form, bounds/gaussian_mixture.hpp);
+its probabilities are divided by their exact sum (dp-accounting accepts sums within math.isclose of 1).
 
 Directions. ``direction="both"`` (the default) is max(H(P||Q), H(Q||P)), the add-or-remove-one
 profile; ``"remove"`` is H(P||Q) and ``"add"`` H(Q||P), with P the law when the record is present
@@ -110,12 +112,16 @@ def _event_components(event, times, rate=None):
         # sensitivity c_i with probability p_i against N(0, s^2): with one non-zero sensitivity c this
         # is the Gaussian (sensitivity c) Poisson-subsampled at the probability of c
         nonzero = {_binary(c, "MixtureOfGaussiansDpEvent.sensitivities") for c in event.sensitivities} - {0}
-        if len(nonzero) != 1 or rate is not None:
-            raise Error("MixtureOfGaussiansDpEvent: a mixture with several non-zero sensitivities (or nested in "
-                        "Poisson sampling) is not supported")
+        if rate is not None:
+            raise Error("MixtureOfGaussiansDpEvent: a mixture nested in Poisson sampling is not supported")
+        if len(nonzero) > 1:
+            return [(f"gauss:sigma={_q(event.standard_deviation, 'MixtureOfGaussiansDpEvent.standard_deviation')}",
+                     times, _mixture_text(event))]
         c = nonzero.pop()
+        # the probabilities divided by their exact sum, as for several sensitivities (_mixture_text)
+        total = sum(_binary(pr, "MixtureOfGaussiansDpEvent.sampling_probs") for pr in event.sampling_probs)
         p = sum(_binary(pr, "MixtureOfGaussiansDpEvent.sampling_probs")
-                for cc, pr in zip(event.sensitivities, event.sampling_probs) if _binary(cc, "sensitivity") == c)
+                for cc, pr in zip(event.sensitivities, event.sampling_probs) if _binary(cc, "sensitivity") == c) / total
         sigma = _q(event.standard_deviation, "MixtureOfGaussiansDpEvent.standard_deviation")
         return [(f"gauss:sigma={sigma},sensitivity={_q(c)}", times, None if p == 1 else p)]
     if name == "RandomizedResponseDpEvent":
@@ -127,6 +133,22 @@ def _event_components(event, times, rate=None):
         return [(f"krr:k={k},lambda={_q((k * (1 - p) + p) / p)}", times, rate)]
     raise Error(f"DpEvent of type {name} is not supported; supported: GaussianDpEvent, LaplaceDpEvent, "
                 "RandomizedResponseDpEvent, PoissonSampledDpEvent, SelfComposedDpEvent, ComposedDpEvent")
+
+
+def _mixture_text(event):
+    """"mixture:c=w,..." of a MixtureOfGaussiansDpEvent (composition_plan.hpp's sensitivity mixture):
+    each sensitivity and probability at its exact binary value, the probabilities divided by their
+    exact sum (dp-accounting accepts any sum within math.isclose of 1; binary 0.2 + 0.8 is 1 + 2^-54)."""
+    pairs = {}
+    for c, w in zip(event.sensitivities, event.sampling_probs):
+        c, w = _binary(c, "MixtureOfGaussiansDpEvent.sensitivities"), _binary(w, "MixtureOfGaussiansDpEvent.sampling_probs")
+        if w < 0:
+            raise Error(f"MixtureOfGaussiansDpEvent.sampling_probs: {float(w)!r} is negative")
+        if w > 0:
+            pairs[c] = pairs.get(c, 0) + w
+    total = sum(pairs.values())
+    return "mixture:" + ",".join(f"{c.numerator}/{c.denominator}={(w / total).numerator}/{(w / total).denominator}"
+                                 for c, w in sorted(pairs.items()))
 
 
 def _degenerate(event):
@@ -220,6 +242,14 @@ def _solve(what, times, delta, epsilon, sampling_rate, relative_width, max_memor
         if not 0 < relative_width < 1:
             raise Error(f"relative_width: {relative_width} must lie in (0, 1)")
     comps = _merge(_components(what, times))
+    mixtures = [c for c in comps if isinstance(c[2], str)]
+    if mixtures:
+        # a Gaussian mixture with several sensitivities: one use has a certified closed form
+        # (bounds/gaussian_mixture.hpp); compositions of it are not built
+        if len(comps) != 1 or comps[0][1] != 1 or sampling_rate is not None:
+            raise Error("MixtureOfGaussiansDpEvent: a Gaussian mixture with several non-zero sensitivities is answered for "
+                        "one use alone (not composed, repeated or Poisson-sampled)")
+        return _planned(comps, want_epsilon, at, relative_width, max_memory, direction)
     if sampling_rate is not None:
         rate = Fraction(_exact(sampling_rate, "sampling_rate"))
         comps = [(s, k, rate if r is None else r * rate) for s, k, r in comps]
@@ -248,6 +278,9 @@ def _solve(what, times, delta, epsilon, sampling_rate, relative_width, max_memor
         if len(comps) != 1:
             raise Error("sampling_rate: Poisson subsampling is supported for one component (a Gaussian or Laplace mechanism) only")
         spec, k, rate = comps[0]
+        if k == 1 and spec.startswith("gauss:"):  # one use: the closed form of the mixture {(0, 1-q), (sensitivity, q)}
+            return _planned([(spec, 1, f"{rate.numerator}/{rate.denominator}")], want_epsilon, at, relative_width,
+                            max_memory, direction)
         return _grid(spec, k, delta, epsilon, rate, relative_width, direction)
 
     specs, counts = [s for s, _, _ in comps], [k for _, k, _ in comps]
@@ -260,11 +293,50 @@ def _solve(what, times, delta, epsilon, sampling_rate, relative_width, max_memor
             # no planner profile: a single laplace used several times has the audit's grid bracket
             if len(comps) == 1 and "no exact or certified profile" in str(e) and specs[0].startswith("laplace:"):
                 return _grid(specs[0], counts[0], delta, epsilon, None, relative_width, direction)
+            if "no exact or certified profile" in str(e) and all(gauss(s) for s in specs):
+                # heterogeneous Gaussian and Laplace mechanisms: the planner's grid bracket of the composition
+                return _composition_of([(s, k, None) for s, k in zip(specs, counts)], delta=at if want_epsilon else None,
+                                       epsilon=None if want_epsilon else at, precision=p, max_memory=max_memory,
+                                       direction=direction, grid=True)
             raise
         out[key] = tuple(out[key])
         if _narrow(out[key], relative_width):
             return out
     raise Error(f"relative_width: the planner's route ({out['route']}) gives {out[key]}, wider than {relative_width}")
+
+
+def _planned(components, want_epsilon, at, relative_width, max_memory, direction):
+    """The planner's answer for (spec, times, rate text | mixture text) components, at rising precision
+    until ``relative_width`` is met."""
+    key = "epsilon" if want_epsilon else "delta"
+    for p in _PRECISIONS:
+        out = _composition_of(components, delta=at if want_epsilon else None, epsilon=None if want_epsilon else at,
+                              precision=p, max_memory=max_memory, direction=direction)
+        out[key] = tuple(out[key])
+        if _narrow(out[key], relative_width):
+            return out
+    raise Error(f"relative_width: the planner's route ({out['route']}) gives {out[key]}, wider than {relative_width}")
+
+
+def renyi_at(what, times=1, alpha=None, sampling_rate=None, direction="both", precision=128):
+    """The Renyi divergence of order ``alpha`` > 1 (exact: Fraction, int or string) of ``times`` uses of
+    ``what`` (as for :func:`epsilon_at`), certified: ``(lo, hi)``, ``(inf, inf)`` for +inf. Divergences add
+    per direction; a Poisson-subsampled Gaussian is certified at every order (a binomial sum at integer
+    orders, MTZ19; between them an enclosure from convexity, bounds/subsampled_renyi.hpp), its add
+    direction refused; a subsampled Laplace mechanism in the remove direction only."""
+    if alpha is None:
+        raise TypeError("renyi_at: alpha is required")
+    from ._core import _composed_renyi
+    a = Fraction(_exact(alpha, "alpha"))
+    comps = _merge(_components(what, times))
+    if sampling_rate is not None:
+        rate = Fraction(_exact(sampling_rate, "sampling_rate"))
+        if any(isinstance(r, str) for _, _, r in comps):
+            raise Error("sampling_rate: a Gaussian mixture cannot be Poisson-sampled again")
+        comps = [(s, k, rate if r is None else r * rate) for s, k, r in comps]
+    components = [(s, k, None if r is None or r == 1 else (r if isinstance(r, str) else f"{r.numerator}/{r.denominator}"))
+                  for s, k, r in comps]
+    return tuple(_composed_renyi(components, f"{a.numerator}/{a.denominator}", precision=precision, direction=direction))
 
 
 #: The finest grid epsilon_at / delta_at refine to when asked for a relative width.

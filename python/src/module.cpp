@@ -146,6 +146,53 @@ std::string check_json(const Game& game, const std::string& source, const std::s
 
 void bind_noise(nb::module_& m);  // noise_bindings.cpp
 
+namespace {
+
+using ComponentTuple = std::tuple<nb::object, unsigned long, std::optional<std::string>>;
+
+/// The planner's components from Python's (SPEC | PrivacyLoss, times, sampling_rate | "mixture:…" | None).
+std::vector<CompositionComponent> composition_components(const std::vector<ComponentTuple>& components) {
+  std::vector<CompositionComponent> comps;
+  for (std::size_t i = 0; i < components.size(); ++i) {
+    const auto& [what, times, rate] = components[i];
+    const std::string where = "what[" + std::to_string(i) + "]";
+    if (times < 1 || times > max_composition_uses)
+      throw Error("composition", "times", std::to_string(times),
+                  "must be an integer between 1 and " + std::to_string(max_composition_uses));
+    CompositionComponent c;
+    if (nb::isinstance<nb::str>(what)) {
+      const std::string text = nb::cast<std::string>(what);
+      c = {text, parse_mechanism_spec(text), std::nullopt, times, std::nullopt};
+    } else if (nb::isinstance<PrivacyLoss>(what)) {
+      c = {"pair " + where, std::nullopt, nb::cast<PrivacyLoss>(what), times, std::nullopt};
+    } else {
+      throw Error("composition", where, nb::cast<std::string>(nb::str(what)), "expected a SPEC string or a PrivacyLoss");
+    }
+    if (rate && rate->rfind("mixture:", 0) == 0) {  // a Gaussian mixture (composition_plan.hpp)
+      std::vector<MixtureComponent> mixture;
+      try {
+        mixture = parse_sensitivity_mixture(*rate);
+      } catch (const Error& e) {
+        throw e.in("sampling_rate");
+      }
+      const std::string source = c.source;
+      c = sensitivity_mixture(std::move(c), std::move(mixture), "sampling_rate");
+      c.source = source + " with " + *rate;
+    } else if (rate) {
+      const Rational q = parse_rational(*rate, "sampling_rate");
+      if (sgn(q) <= 0 || q > 1) throw Error("composition", "sampling_rate", *rate, "the sampling rate must lie in (0, 1]");
+      const std::string source = c.source;
+      c = poisson_subsampled(std::move(c), q, true, "sampling_rate");
+      c.source = source + " Poisson-subsampled at q = " + to_string(q) + " (add/remove)";
+      if (c.pair) c.spec.reset();  // gauss and laplace keep their spec and rate (closed form for one use of gauss)
+    }
+    comps.push_back(std::move(c));
+  }
+  return comps;
+}
+
+}  // namespace
+
 NB_MODULE(_core, m) {
   m.doc() = "Exact and certified privacy accounting (bindings of the exactdp C++ library)";
   nb::exception<Error>(m, "Error", PyExc_ValueError);
@@ -481,40 +528,16 @@ NB_MODULE(_core, m) {
   // rate | None); rate as an exact string. Returns the planner's record with "epsilon" or "delta".
   m.def(
       "_composition_of",
-      [](const std::vector<std::tuple<nb::object, unsigned long, std::optional<std::string>>>& components, nb::handle delta,
-         nb::handle epsilon, long precision, std::uint64_t max_memory, const std::string& direction) {
+      [](const std::vector<ComponentTuple>& components, nb::handle delta,
+         nb::handle epsilon, long precision, std::uint64_t max_memory, const std::string& direction, bool grid) {
         const NeighbourDirection dir = parse_direction(direction, "composition");
         if (components.empty()) throw Error("composition", "what", "", "nothing to compose");
         if (delta.is_none() == epsilon.is_none())
           throw Error("composition", "delta", "", "give exactly one of delta (for epsilon) or epsilon (for delta)");
-        std::vector<CompositionComponent> comps;
-        for (std::size_t i = 0; i < components.size(); ++i) {
-          const auto& [what, times, rate] = components[i];
-          const std::string where = "what[" + std::to_string(i) + "]";
-          if (times < 1 || times > max_composition_uses)
-            throw Error("composition", "times", std::to_string(times),
-                        "must be an integer between 1 and " + std::to_string(max_composition_uses));
-          CompositionComponent c;
-          if (nb::isinstance<nb::str>(what)) {
-            const std::string text = nb::cast<std::string>(what);
-            c = {text, parse_mechanism_spec(text), std::nullopt, times, std::nullopt};
-          } else if (nb::isinstance<PrivacyLoss>(what)) {
-            c = {"pair " + where, std::nullopt, nb::cast<PrivacyLoss>(what), times, std::nullopt};
-          } else {
-            throw Error("composition", where, nb::cast<std::string>(nb::str(what)), "expected a SPEC string or a PrivacyLoss");
-          }
-          if (rate) {
-            const Rational q = parse_rational(*rate, "sampling_rate");
-            if (sgn(q) <= 0 || q > 1) throw Error("composition", "sampling_rate", *rate, "the sampling rate must lie in (0, 1]");
-            const std::string source = c.source;
-            c = poisson_subsampled(std::move(c), q, false, "sampling_rate");
-            c.source = source + " Poisson-subsampled at q = " + to_string(q) + " (add/remove)";
-            c.spec.reset();
-          }
-          comps.push_back(std::move(c));
-        }
+        std::vector<CompositionComponent> comps = composition_components(components);
         PlanOptions options;
         options.memory_budget = max_memory;
+        options.grid_brackets = grid;  // as `exactdp compose`: certified grid brackets where nothing else answers
         const CompositionPlan plan = plan_composition(comps, options);
         if (!plan.has_profile())
           throw Error("composition", "what", comps.front().source, "no exact or certified profile: " + plan.reason);
@@ -546,11 +569,31 @@ NB_MODULE(_core, m) {
         return out;
       },
       nb::arg("components"), nb::arg("delta") = nb::none(), nb::arg("epsilon") = nb::none(), nb::arg("precision") = 128,
-      nb::arg("max_memory") = default_memory_budget, nb::arg("direction") = "both",
+      nb::arg("max_memory") = default_memory_budget, nb::arg("direction") = "both", nb::arg("grid") = false,
       "The planner's answer for a composition of (SPEC | PrivacyLoss, times, sampling_rate | None) components:\n"
       "{'route', 'reason', 'epsilon' or 'delta': (lo, hi)}. Pairs are estimated under max_memory like specs; a\n"
       "component with exact tables may be Poisson-subsampled (add/remove; the base pair must be symmetric).\n"
       "direction: 'both' (max), 'remove' H(P||Q) or 'add' H(Q||P), P the law with the record.");
+
+  // Rényi divergence of a composition (composed_renyi: per direction, subsampled mechanisms certified).
+  m.def(
+      "_composed_renyi",
+      [](const std::vector<ComponentTuple>& components, nb::handle alpha, long precision, const std::string& direction) -> nb::object {
+        const NeighbourDirection dir = parse_direction(direction, "renyi");
+        if (components.empty()) throw Error("composition", "what", "", "nothing to compose");
+        const Rational a = rational(alpha, "alpha");
+        const std::vector<CompositionComponent> comps = composition_components(components);
+        std::optional<Interval> d;
+        {
+          nb::gil_scoped_release release;
+          d = composed_renyi(comps, a, precision, dir);
+        }
+        if (!d) return nb::make_tuple(infinity(), infinity());
+        return interval(*d);
+      },
+      nb::arg("components"), nb::arg("alpha"), nb::arg("precision") = 128, nb::arg("direction") = "both",
+      "D_alpha of a composition of (SPEC | PrivacyLoss, times, sampling_rate | None) components in a direction,\n"
+      "certified: (lo, hi), (inf, inf) for +inf; refused (exactdp.Error) where a direction is not certified.");
 
   // Live sessions (sample/session.hpp), as `exactdp run`: exact sampling from the spec's tables.
   nb::class_<Session>(m, "Session",

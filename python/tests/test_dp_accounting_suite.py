@@ -69,6 +69,30 @@ def _subsampled_direction(case):
     return max(mpmath.mpf(0), a * (1 - prob(t, 0)) - ee * q * (1 - prob(t, s)))
 
 
+def _mixture_direction(case):
+    """delta(e) of one direction of a MixtureGaussianPrivacyLoss by its closed form (mpmath root of the
+    increasing loss L(x) = ln sum w_i exp((c_i x - c_i^2/2)/s^2), then the half-line event), or None.
+    remove = H(M||N): sum w_i Phi((c_i - x)/s) - e^e Phi(-x/s) at L(x) = e;
+    add = H(N||M): Phi(x/s) - e^e sum w_i Phi((x - c_i)/s) at L(x) = -e (0 when -e <= ln w_0)."""
+    m = case.question.mechanism
+    if m is None or m.kind != "MixtureGaussianPrivacyLoss":
+        return None
+    s = _mp(m.args[0])
+    pairs = [(_mp(c), _mp(w)) for c, w in zip(m.kwargs["sensitivities"], m.kwargs["sampling_probs"]) if w > 0]
+    total = sum(w for _, w in pairs)
+    pairs = [(c, w / total) for c, w in pairs]
+    e = _mp(case.question.at)
+    loss = lambda x: mpmath.log(sum(w * mpmath.e ** ((c * x - c * c / 2) / s ** 2) for c, w in pairs))
+    w0 = sum(w for c, w in pairs if c == 0)
+    level = e if acceptance.direction(case) == "remove" else -e
+    if w0 > 0 and level <= mpmath.log(w0):
+        return 1 - mpmath.e ** e if acceptance.direction(case) == "remove" else mpmath.mpf(0)
+    x = mpmath.findroot(lambda x: loss(x) - level, 0)
+    if acceptance.direction(case) == "remove":
+        return sum(w * mpmath.ncdf((c - x) / s) for c, w in pairs) - mpmath.e ** e * mpmath.ncdf(-x / s)
+    return mpmath.ncdf(x / s) - mpmath.e ** e * sum(w * mpmath.ncdf((x - c) / s) for c, w in pairs)
+
+
 def _independent(case):
     """The true value of a case dp-accounting gets wrong, from a closed form (mpmath), or None.
 
@@ -114,6 +138,21 @@ def test_fast_subset_agrees_or_exactdp_is_shown_right(fast_cases):
         lo, hi = c.value
         assert mpmath.mpf(lo.numerator) / lo.denominator <= truth <= mpmath.mpf(hi.numerator) / hi.denominator, c.label()
         assert abs(truth - c.expected) > c.tolerance, c.label()  # dp-accounting's number is off
+
+
+def test_mixture_cases_agree_with_an_independent_root(fast_cases):
+    # MixtureGaussianPrivacyLoss, one use, one direction: exactdp's enclosure against an mpmath root
+    # of the loss and the half-line formula (a second implementation), and the test's number
+    checked = 0
+    for c in fast_cases:
+        truth = _mixture_direction(c)
+        if truth is None:
+            continue
+        assert c.status == "agrees", (c.label(), c.status, c.reason)
+        assert _mp(c.value[0]) - mpmath.mpf(10) ** -25 <= truth <= _mp(c.value[1]) + mpmath.mpf(10) ** -25, (c.label(), truth)
+        assert abs(truth - c.expected) <= c.tolerance, c.label()
+        checked += 1
+    assert checked >= 12
 
 
 def test_unanswered_cases_carry_a_reason(fast_cases):

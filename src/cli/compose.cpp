@@ -188,7 +188,9 @@ std::function<int()> add_compose(CLI::App& app) {
   auto samplings = std::make_shared<std::vector<std::string>>();
   auto* sampling_opt = cmd->add_option("--sampling", *samplings,
                                        "poisson:q=R: Poisson subsampling at rate R of the preceding mechanism (exact tables, gauss or "
-                                       "laplace; add/remove pair of exactdp/amplification/poisson.hpp)");
+                                       "laplace; add/remove pair of exactdp/amplification/poisson.hpp); "
+                                       "mixture:C=W,...: the record contributes C times the gauss sensitivity with "
+                                       "probability W (the rest 0; bounds/gaussian_mixture.hpp)");
   add_query_options(cmd, *opts);
   return [=]() -> int {
     // --alpha inf: the max divergence (composed_max_divergence); the finite orders as for profile
@@ -221,6 +223,19 @@ std::function<int()> add_compose(CLI::App& app) {
       } else if (o == sampling_opt) {
         const std::string& text = (*samplings)[si++];
         if (comps.empty()) throw Error("--sampling", "", text, "--sampling must follow a --mechanism or --pair");
+        if (text.rfind("mixture:", 0) == 0) {  // the record contributes C times the sensitivity with probability W
+          std::vector<MixtureComponent> mixture;
+          try {
+            mixture = parse_sensitivity_mixture(text);
+          } catch (const Error& e) {
+            throw e.in("--sampling");
+          }
+          Component& c = comps.back();
+          const std::string source = c.source;
+          c = sensitivity_mixture(std::move(c), std::move(mixture), "--sampling");
+          c.source = source + " with " + text;
+          continue;
+        }
         Rational rate;
         try {
           rate = parse_sampling_rate(text);
@@ -251,7 +266,7 @@ std::function<int()> add_compose(CLI::App& app) {
     if (plan.route != CompositionRoute::exact) {
       r["renyi"] = json::array();
       for (const auto& a : req.alphas) {
-        auto d = composed_renyi(comps, a, req.precision());
+        auto d = composed_renyi(comps, a, req.precision(), req.direction);
         if (!d) {
           r["renyi"].push_back({{"alpha", to_string(a)}, {"moment", "inf"}, {"epsilon", "inf"}});
           continue;

@@ -5,6 +5,7 @@
 #include "exactdp/bounds/laplace.hpp"
 #include "exactdp/bounds/optimal_composition.hpp"
 #include "exactdp/bounds/renyi_conversions.hpp"
+#include "exactdp/bounds/subsampled_renyi.hpp"
 #include "exactdp/compose/fast_convolution.hpp"
 #include "exactdp/core/error.hpp"
 #include "exactdp/divergence/renyi.hpp"
@@ -96,21 +97,31 @@ std::optional<Integer> certified_estimate(const std::vector<CompositionComponent
 }
 
 bool closed_form(const CompositionComponent& c) {
-  return c.spec && !c.pair && !c.sampling_rate && !c.spec->certified_loss(64) && c.spec->supports_composition(c.times);
+  return c.spec && !c.pair && !c.sampling_rate && c.mixture.empty() && !c.spec->certified_loss(64) &&
+         c.spec->supports_composition(c.times);
 }
 
+/// One use of a Gaussian mixture (a subsampled Gaussian included): bounds/gaussian_mixture.hpp.
+bool mixture_form(const CompositionComponent& c) { return c.times == 1 && c.gaussian_mixture().has_value(); }
+
 bool grid_form(const CompositionComponent& c) {
-  if (!c.spec || c.pair) return false;
+  if (!c.spec || c.pair || !c.mixture.empty()) return false;
   const bool sampled = c.sampling_rate && *c.sampling_rate != 1;
   if (c.spec->family() == MechanismFamily::gaussian) return sampled;
   return c.spec->family() == MechanismFamily::laplace && (c.times > 1 || sampled);
+}
+
+/// The continuous pair of a gauss or laplace component (any sampling rate, no mixture), if any.
+std::optional<ContinuousPair> grid_pair(const CompositionComponent& c) {
+  if (!c.spec || c.pair || !c.mixture.empty()) return std::nullopt;
+  return continuous_pair(*c.spec, c.sampling_rate.value_or(Rational(1)));
 }
 
 /// Whether every component is an unsampled Gaussian mechanism: their composition is μ-GDP with
 /// μ² = Σ times_i·(Δ_i/σ_i)² exactly (DRS22 Cor 3.3), a closed form for any mix of σ and Δ.
 bool all_gaussian(const std::vector<CompositionComponent>& comps) {
   return std::all_of(comps.begin(), comps.end(), [](const CompositionComponent& c) {
-    return c.spec && !c.pair && !c.sampling_rate && c.spec->family() == MechanismFamily::gaussian;
+    return c.spec && !c.pair && !c.sampling_rate && c.mixture.empty() && c.spec->family() == MechanismFamily::gaussian;
   });
 }
 
@@ -140,7 +151,22 @@ std::optional<CertifiedLoss> CompositionComponent::certified_loss(Precision prec
   return spec ? spec->certified_loss(precision) : std::nullopt;
 }
 
+std::optional<GaussianMixture> CompositionComponent::gaussian_mixture() const {
+  if (!spec || pair || spec->family() != MechanismFamily::gaussian) return std::nullopt;
+  const Rational sigma = *spec->parameter("sigma");  // parameter() returns a copy: keep it
+  const Rational delta = *spec->parameter("sensitivity");
+  if (!mixture.empty()) {
+    std::vector<MixtureComponent> scaled;
+    for (const auto& m : mixture) scaled.push_back({Rational(m.sensitivity * delta), m.weight});
+    return GaussianMixture(sigma, std::move(scaled));
+  }
+  if (sampling_rate && *sampling_rate != 1)
+    return GaussianMixture(sigma, {{Rational(0), Rational(1 - *sampling_rate)}, {delta, *sampling_rate}});
+  return std::nullopt;
+}
+
 std::string CompositionComponent::describe() const {
+  if (!mixture.empty()) return gaussian_mixture()->describe();
   if (spec) {
     std::string d = spec->describe();
     if (sampling_rate) d += ", Poisson-subsampled at q = " + to_string(*sampling_rate) + " (add/remove)";
@@ -163,6 +189,56 @@ CompositionComponent poisson_subsampled(CompositionComponent c, const Rational& 
   throw Error(where, "", c.source,
               "Poisson subsampling needs exact tables here (rr:lambda, krr:lambda, dlaplace:r or a pair file)" +
                   std::string(keep_gaussian ? ", gauss or laplace" : "; for gauss use exactdp audit with \"sampling\""));
+}
+
+std::vector<MixtureComponent> parse_sensitivity_mixture(std::string_view text) {
+  constexpr std::string_view prefix = "mixture:";
+  const std::string whole(text);
+  if (text.substr(0, prefix.size()) != prefix)
+    throw Error("", "", whole, "expected mixture:C=W,C=W,... (contribution C times the sensitivity with probability W)");
+  std::vector<MixtureComponent> out;
+  Rational total = 0;
+  std::string_view rest = text.substr(prefix.size());
+  for (;;) {
+    const auto comma = rest.find(',');
+    const std::string_view item = rest.substr(0, comma);
+    const auto eq = item.find('=');
+    if (eq == std::string_view::npos) throw Error("", "", whole, "expected C=W in '" + std::string(item) + "'");
+    Rational c, w;
+    try {
+      c = parse_rational(item.substr(0, eq), "C");
+    } catch (const Error& e) {
+      throw Error("", "C", whole, e.why());
+    }
+    try {
+      w = parse_rational(item.substr(eq + 1), "W");
+    } catch (const Error& e) {
+      throw Error("", "W", whole, e.why());
+    }
+    if (sgn(c) < 0) throw Error("", "C", whole, "a contribution C must be non-negative");
+    if (sgn(w) <= 0 || w > 1) throw Error("", "W", whole, "a probability W must lie in (0, 1]");
+    total += w;
+    out.push_back({c, w});
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
+  }
+  if (total > 1) throw Error("", "weights", whole, "the probabilities sum to " + to_string(total) + ", more than 1");
+  if (total < 1) out.push_back({Rational(0), Rational(1 - total)});
+  return out;
+}
+
+CompositionComponent sensitivity_mixture(CompositionComponent c, std::vector<MixtureComponent> m, const std::string& where) {
+  if (!c.spec || c.pair || c.spec->family() != MechanismFamily::gaussian)
+    throw Error(where, "", c.source, "a sensitivity mixture applies to a Gaussian mechanism (gauss:sigma=...) only");
+  if (c.sampling_rate || !c.mixture.empty())
+    throw Error(where, "", c.source, "a sensitivity mixture of a subsampled or mixed mechanism is not supported (write the mixture itself)");
+  c.mixture = std::move(m);
+  try {
+    (void)c.gaussian_mixture();  // validates: some positive contribution, weights summing to 1
+  } catch (const Error& e) {
+    throw Error(where, e.field(), e.value(), e.why());
+  }
+  return c;
 }
 
 // ------------------------------------------------------------------ the plan
@@ -248,6 +324,11 @@ CompositionPlan plan_composition(const std::vector<CompositionComponent>& comps,
     plan.reason = with("closed form of " + to_string(comps.front().spec->family()));
     return plan;
   }
+  if (comps.size() == 1 && mixture_form(comps.front())) {
+    plan.route = CompositionRoute::closed_form;
+    plan.reason = with("closed form of one use of a Gaussian mixture (bounds/gaussian_mixture.hpp)");
+    return plan;
+  }
   if (comps.size() > 1 && all_gaussian(comps)) {
     plan.route = CompositionRoute::closed_form;
     plan.reason = with("closed form of a composition of Gaussian mechanisms (GDP: mu^2 = sum of times * (sensitivity/sigma)^2)");
@@ -256,6 +337,12 @@ CompositionPlan plan_composition(const std::vector<CompositionComponent>& comps,
   if (options.grid_brackets && comps.size() == 1 && grid_form(comps.front())) {
     plan.route = CompositionRoute::grid_bracket;
     plan.reason = with("certified grid bracket");
+    return plan;
+  }
+  if (options.grid_brackets && comps.size() > 1 &&
+      std::all_of(comps.begin(), comps.end(), [](const CompositionComponent& c) { return grid_pair(c).has_value(); })) {
+    plan.route = CompositionRoute::grid_bracket;
+    plan.reason = with("certified grid bracket of a heterogeneous composition (Gaussian and Laplace mechanisms)");
     return plan;
   }
   plan.route = CompositionRoute::renyi;
@@ -331,12 +418,15 @@ ComposedPrivacy::ComposedPrivacy(const std::vector<CompositionComponent>& comps,
         throw Error("compose", c.source, to_string(plan.route), "the component has no finite privacy-loss distribution");
       return;
     }
-    case CompositionRoute::closed_form: return;
+    case CompositionRoute::closed_form:
+      if (comps.size() == 1 && mixture_form(comps.front())) mixture_ = comps.front().gaussian_mixture();
+      return;
     case CompositionRoute::grid_bracket: {
-      const CompositionComponent& c = comps.front();
-      if (comps.size() != 1 || !c.spec) throw Error("compose", "", to_string(plan.route), "takes exactly one library mechanism");
-      grid_ = continuous_pair(*c.spec, c.sampling_rate.value_or(Rational(1)));
-      if (!grid_) throw Error("compose", c.source, to_string(plan.route), "the component has no grid bracket");
+      for (const auto& c : comps) {
+        auto pair = grid_pair(c);
+        if (!pair) throw Error("compose", c.source, to_string(plan.route), "the component has no grid bracket");
+        grid_.push_back({*pair, c.times});
+      }
       return;
     }
     case CompositionRoute::renyi:
@@ -359,6 +449,7 @@ Interval ComposedPrivacy::delta_at_epsilon(const Interval& epsilon) const {
 }
 
 Interval ComposedPrivacy::delta_at_epsilon(const Interval& epsilon, NeighbourDirection direction) const {
+  if (mixture_) return mixture_->delta_at_epsilon(epsilon, direction);  // every ε, either direction
   switch (plan_.route) {
     // the PLDs cover every λ = e^ε > 0 directly
     case CompositionRoute::exact: return delta(*profile_, exp(epsilon), direction);
@@ -396,13 +487,12 @@ Interval ComposedPrivacy::nonnegative_delta(const Interval& epsilon, NeighbourDi
     // as above: [δ₋(ε₊), δ₊(ε₋)] over the enclosure, each end from a bracket of the grid
     if (!epsilon.lower_is_finite() || !epsilon.upper_is_finite())
       throw Error("compose", "epsilon", epsilon.to_string(10), "must be a finite enclosure");
-    const unsigned long k = components_.front().times;
     GridOptions o = grid_options();
     o.direction = direction;
     const Rational lo = epsilon.lower() < 0 ? Rational(0) : epsilon.lower();
-    const Interval at_lo = grid_delta_at_epsilon(*grid_, k, lo, o).value;
+    const Interval at_lo = grid_delta_at_epsilon(grid_, lo, o).value;
     if (epsilon.lower() == epsilon.upper()) return at_lo;
-    const Interval at_hi = grid_delta_at_epsilon(*grid_, k, std::max(lo, epsilon.upper()), o).value;
+    const Interval at_hi = grid_delta_at_epsilon(grid_, std::max(lo, epsilon.upper()), o).value;
     return Interval::hull(at_hi.lower(), at_lo.upper(), precision_);
   }
   // the remaining routes have symmetric pairs (randomized response, the spec families, Gaussians
@@ -441,6 +531,7 @@ Interval ComposedPrivacy::least_epsilon(const Rational& delta) const {
 }
 
 Interval ComposedPrivacy::least_epsilon(const Rational& delta, NeighbourDirection direction) const {
+  if (mixture_) return mixture_->least_epsilon(delta, direction, pow2(-static_cast<long>(precision_ / 2)), precision_);
   switch (plan_.route) {
     case CompositionRoute::exact: {
       const ExtendedRational l = least_lambda(*profile_, delta, direction);
@@ -460,7 +551,7 @@ Interval ComposedPrivacy::least_epsilon(const Rational& delta, NeighbourDirectio
       if (sgn(delta) == 0) return Interval::infinity(precision_);  // both grid laws have infinite-support losses
       GridOptions o = grid_options();
       o.direction = direction;
-      return grid_epsilon_at_delta(*grid_, components_.front().times, delta, o).value;
+      return grid_epsilon_at_delta(grid_, delta, o).value;
     }
     // a closed form's pair is symmetric: every direction has the both value
     case CompositionRoute::closed_form:
@@ -479,7 +570,7 @@ Interval ComposedPrivacy::least_epsilon(const Rational& delta, NeighbourDirectio
 
 bool ComposedPrivacy::symmetric() const {
   for (const auto& c : components_) {
-    if (c.sampling_rate) return false;
+    if (c.sampling_rate || !c.mixture.empty()) return false;
     if (auto loss = c.exact_loss()) {
       if (!(loss->swapped() == *loss)) return false;
     }
@@ -500,23 +591,105 @@ std::string ComposedPrivacy::method() const {
              " uses (grid laws bounding the privacy-loss distribution from both sides, quasi-linear products; "
              "exact grid for lattice losses)";
     case CompositionRoute::grid_bracket:
-      return "certified grid bracket of " + std::to_string(components_.front().times) + " uses of the " + grid_->describe() +
+      if (grid_.size() > 1)
+        return "certified grid bracket of a composition of " + std::to_string(grid_.size()) +
+               " continuous mechanisms (docs/audit-subsampling.md, resolution " + std::to_string(grid_options().resolution) + ")";
+      return "certified grid bracket of " + std::to_string(components_.front().times) + " uses of the " + grid_.front().pair.describe() +
              " (docs/audit-subsampling.md, resolution " + std::to_string(grid_options().resolution) + ")";
     default:
+      if (mixture_)
+        return "certified closed form of one use of a Gaussian mixture (monotone privacy loss, certified root; "
+               "bounds/gaussian_mixture.hpp)";
       if (components_.size() > 1) return "certified closed form: Gaussian differential privacy of the composed Gaussian mechanisms (DRS22 Cor 3.3)";
       return "certified closed form (" + components_.front().spec->describe() + ")";
   }
 }
 
-std::optional<Interval> composed_renyi(const std::vector<CompositionComponent>& comps, const Rational& alpha, Precision precision) {
-  Interval total = Interval::zero(precision);
-  for (const auto& c : comps) {
-    if (c.sampling_rate) return std::nullopt;  // not modelled here (the audit's grid bracket answers it)
-    Interval one = c.pair ? CertifiedLoss::from_exact(*c.pair, precision).renyi_divergence(alpha) : c.spec->renyi(alpha, precision);
-    if (!one.lower_is_finite() || !one.upper_is_finite()) return std::nullopt;
-    total += one * Interval(static_cast<long>(c.times), precision);
+namespace {
+
+/// D_α of one use of @p c in the remove and add directions (either may be absent: not certified
+/// here, with the reason), certified; +∞ as an interval with an infinite end.
+struct DirectedRenyi {
+  std::optional<Interval> remove, add;
+  std::string why_not;
+};
+
+DirectedRenyi one_use_renyi(const CompositionComponent& c, const Rational& alpha, Precision p) {
+  DirectedRenyi r;
+  if (c.pair) {
+    const CertifiedLoss loss = CertifiedLoss::from_exact(*c.pair, p);
+    r.remove = loss.renyi_divergence(alpha);
+    r.add = loss.swapped().renyi_divergence(alpha);
+    return r;
   }
-  return total;
+  const MechanismSpec& s = *c.spec;
+  if (!c.mixture.empty()) {
+    r.why_not = "the Renyi divergence of a Gaussian mixture with several sensitivities is not built (bounds/gaussian_mixture.hpp "
+                "answers its profile for one use)";
+    return r;
+  }
+  if (c.sampling_rate && *c.sampling_rate != 1) {
+    const Rational& q = *c.sampling_rate;
+    if (s.family() == MechanismFamily::gaussian) {
+      // MTZ19: the remove direction is the larger; the add value itself has no finite sum
+      r.remove = subsampled_gaussian_renyi(alpha, *s.parameter("sigma"), *s.parameter("sensitivity"), q,
+                                           NeighbourDirection::remove, p);
+      r.why_not = "the add direction of the Poisson-subsampled Gaussian has no certified value here (it is at most the "
+                  "remove value, MTZ19)";
+      return r;
+    }
+    r.remove = subsampled_laplace_renyi(alpha, *s.parameter("b"), *s.parameter("sensitivity"), q, NeighbourDirection::remove, p);
+    r.why_not = "only the remove direction of the Poisson-subsampled Laplace mechanism is certified (ask --direction remove)";
+    return r;
+  }
+  r.remove = r.add = s.renyi(alpha, p);  // every spec family's pair is symmetric
+  return r;
+}
+
+bool infinite(const Interval& x) { return !x.lower_is_finite() || !x.upper_is_finite(); }
+
+}  // namespace
+
+std::optional<Interval> composed_renyi(const std::vector<CompositionComponent>& comps, const Rational& alpha, Precision precision,
+                                       NeighbourDirection direction) {
+  Interval remove = Interval::zero(precision), add = Interval::zero(precision);
+  bool remove_inf = false, add_inf = false, add_known = true;
+  bool dominated = true;  // every component's add divergence is at most its remove divergence
+  std::string why_not;
+  for (const auto& c : comps) {
+    const DirectedRenyi one = one_use_renyi(c, alpha, precision);
+    const Interval k(static_cast<long>(c.times), precision);
+    if (!one.remove && direction != NeighbourDirection::add) throw Error("compose", "alpha", to_string(alpha), one.why_not);
+    if (one.remove) {
+      if (infinite(*one.remove)) remove_inf = true;
+      else remove += *one.remove * k;
+    }
+    if (one.add) {
+      if (infinite(*one.add)) add_inf = true;
+      else add += *one.add * k;
+      // a pair may be asymmetric either way; spec families are symmetric
+      if (c.pair && !(c.pair->swapped() == *c.pair)) dominated = false;
+    } else {
+      add_known = false;
+      // only the subsampled Gaussian is known to be dominated by its remove direction (MTZ19)
+      if (!(c.spec && c.spec->family() == MechanismFamily::gaussian && c.sampling_rate)) dominated = false;
+      why_not = one.why_not;
+    }
+  }
+  switch (direction) {
+    case NeighbourDirection::remove:
+      if (remove_inf) return std::nullopt;
+      return remove;
+    case NeighbourDirection::add:
+      if (!add_known) throw Error("compose", "direction", "add", why_not);
+      if (add_inf) return std::nullopt;
+      return add;
+    default:
+      if (remove_inf || (add_known && add_inf)) return std::nullopt;
+      if (add_known) return max(remove, add);
+      if (!dominated) throw Error("compose", "direction", "both", why_not);
+      return remove;  // every unknown add term is at most its remove term and the rest are symmetric
+  }
 }
 
 namespace {
@@ -627,8 +800,13 @@ std::vector<CompositionBound> renyi_conversion_bounds(const std::vector<Composit
   if (grid.empty())
     for (long a : {2L, 3L, 4L, 6L, 8L, 12L, 16L, 24L, 32L, 48L, 64L}) grid.push_back(Rational(a));
   std::vector<RdpGuarantee> curve;
-  for (const auto& a : grid)
-    if (auto d = composed_renyi(comps, a, precision)) curve.push_back({a, *d});
+  for (const auto& a : grid) {
+    try {
+      if (auto d = composed_renyi(comps, a, precision)) curve.push_back({a, *d});
+    } catch (const Error&) {
+      // an order or direction not certified for some component: no conversion from it
+    }
+  }
   std::vector<CompositionBound> out;
   for (const auto& d : deltas) {
     if (curve.empty() || sgn(d) == 0) continue;

@@ -12,9 +12,9 @@
 /// | binomial closed form | one component, randomized response (any λ or ε, any δ) or the discrete Laplace with sensitivity 1 | certified δ(ε) and least ε in time about √k (BinomialComposition) |
 /// | certified PLD | every component is finite (exact ratios, certified masses) and the composed PLD is estimated to fit | certified δ(ε), least ε |
 /// | fast convolution | one finite component (exact pair, rr, krr, dlaplace, …, unsampled) whose certified PLD does not fit or has more than max_certified_atoms atoms | certified bracket of δ(ε) and least ε by quasi-linear convolution (compose/fast_convolution.hpp): exact grid for lattice losses (k-ary RR, discrete Laplace of any sensitivity) |
-/// | closed form | one component whose family composes in closed form (gauss: GDP; dgauss, laplace: one use) | certified δ(ε), least ε |
+/// | closed form | one component whose family composes in closed form (gauss: GDP; dgauss, laplace: one use; one use of a Gaussian mixture or a Poisson-subsampled Gaussian, bounds/gaussian_mixture.hpp) | certified δ(ε), least ε |
 /// | closed form (GDP) | several unsampled gauss components, any σ and sensitivity each | certified δ(ε), least ε of μ-GDP with μ² = Σ times·(Δ/σ)² (DRS22 Cor 3.3) |
-/// | grid bracket | (only when asked: the audit and `exactdp compose` ask) one Poisson-subsampled gauss or laplace, or a laplace used more than once | certified bracket (amplification/poisson.hpp) of δ(ε) and the least ε |
+/// | grid bracket | (only when asked: the audit and `exactdp compose` ask) one Poisson-subsampled gauss or laplace, or a laplace used more than once; or several components, each a gauss or laplace (subsampled or not; heterogeneous Laplace mechanisms) | certified bracket (amplification/poisson.hpp) of δ(ε) and the least ε |
 /// | Rényi conversion | otherwise | Rényi divergences add; an RDP upper bound on ε |
 ///
 /// The exact route is skipped, not refused, when it does not fit: a 10⁸-fold randomized response
@@ -25,6 +25,7 @@
 #include "exactdp/accounting/binomial_composition.hpp"
 #include "exactdp/accounting/mechanism_spec.hpp"
 #include "exactdp/amplification/poisson.hpp"
+#include "exactdp/bounds/gaussian_mixture.hpp"
 #include "exactdp/divergence/direction.hpp"
 #include "exactdp/divergence/hockey_stick.hpp"
 #include "exactdp/divergence/privacy_loss.hpp"
@@ -36,6 +37,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace exactdp {
@@ -61,6 +63,13 @@ struct CompositionComponent {
   std::optional<PrivacyLoss> pair;      ///< an exact pair (file, or a subsampled table)
   unsigned long times = 1;
   std::optional<Rational> sampling_rate;  ///< Poisson subsampling kept symbolic (gauss only)
+  /// A Gaussian mixture (gauss only, not subsampled): the record contributes c_i·Δ with probability
+  /// w_i (Δ the spec's sensitivity; bounds/gaussian_mixture.hpp); empty: the plain mechanism.
+  std::vector<MixtureComponent> mixture = {};
+
+  /// The Gaussian mixture this component is, if any: a gauss spec with a mixture, or a gauss spec
+  /// Poisson-subsampled at q, which is the mixture {(0, 1 − q), (Δ, q)}.
+  std::optional<GaussianMixture> gaussian_mixture() const;
 
   /// The exact loss of one use, if the component has rational tables.
   std::optional<PrivacyLoss> exact_loss() const;
@@ -78,6 +87,19 @@ struct CompositionComponent {
 /// with exactdp::Error(@p where, "", source, why).
 CompositionComponent poisson_subsampled(CompositionComponent component, const Rational& rate, bool keep_gaussian,
                                         const std::string& where);
+
+/// Parses a sensitivity mixture "mixture:C=W,C=W,…" (C ≥ 0 a multiple of the mechanism's
+/// sensitivity, W > 0 its probability, exact numbers; the probabilities must sum to exactly 1, or
+/// to less, the rest going to C = 0). The reader behind `exactdp compose --sampling mixture:…` and
+/// Python's MixtureOfGaussiansDpEvent. Errors: exactdp::Error with an empty `where`, the whole text
+/// as value, field "" (not of this form), "C" or "W" (an unparsable or out-of-range number),
+/// "weights" (a sum above 1).
+std::vector<MixtureComponent> parse_sensitivity_mixture(std::string_view text);
+
+/// @p component (a gauss spec, not subsampled) with the record's contribution drawn from
+/// @p mixture; otherwise exactdp::Error(@p where, "", source, why).
+CompositionComponent sensitivity_mixture(CompositionComponent component, std::vector<MixtureComponent> mixture,
+                                         const std::string& where);
 
 /// How a composition is computed (see the table in the file comment).
 enum class CompositionRoute { exact, binomial, certified_loss, fast_convolution, closed_form, grid_bracket, renyi };
@@ -179,7 +201,8 @@ private:
   std::optional<BinomialComposition> binomial_;
   std::optional<PrivacyLoss> fast_exact_;          ///< fast_convolution: the one-use loss, if rational
   std::optional<CertifiedLoss> fast_certified_;    ///< fast_convolution: else the certified one
-  std::optional<ContinuousPair> grid_;              ///< grid_bracket: the pair analysed
+  std::vector<GridComponent> grid_;                 ///< grid_bracket: the pairs analysed, with their uses
+  std::optional<GaussianMixture> mixture_;          ///< closed_form: one use of a Gaussian mixture
   /// The grid of the grid_bracket route: 32 points per standard deviation (relative widths about
   /// 10⁻³ for one use; the audit and Python refine further by intersecting resolutions).
   static GridOptions grid_options() {
@@ -189,10 +212,15 @@ private:
   }
 };
 
-/// Σ times_i·D_α(component i): Rényi divergences add under composition (certified); std::nullopt
-/// when some component has D_α = +∞. Precondition: α > 1.
+/// D_α of the composition in @p direction: Rényi divergences add under composition, per direction
+/// (remove Σ times_i·D_α(P_i‖Q_i), add Σ times_i·D_α(Q_i‖P_i), both the larger sum), certified;
+/// std::nullopt when it is +∞. Poisson-subsampled components are certified by
+/// bounds/subsampled_renyi.hpp (the Gaussian: remove and both, the larger direction by MTZ19; the
+/// Laplace mechanism: remove only); a component whose direction cannot be certified, or a Gaussian
+/// mixture with several sensitivities, is refused with exactdp::Error naming "alpha" or
+/// "direction" and the reason, never answered +∞. Precondition: α > 1.
 std::optional<Interval> composed_renyi(const std::vector<CompositionComponent>& components, const Rational& alpha,
-                                       Precision precision);
+                                       Precision precision, NeighbourDirection direction = NeighbourDirection::both);
 
 /// The Rényi divergence of order ∞ (max divergence, the pure-DP ε) of the composition:
 /// max(Σ times_i·D_∞(P_i‖Q_i), Σ times_i·D_∞(Q_i‖P_i)) (the largest ratio of a product pair is the

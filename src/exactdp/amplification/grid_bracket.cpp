@@ -768,55 +768,79 @@ void check_options(const GridOptions& o) {
     throw Error("grid bracket", "tail", to_string(o.tail), "must lie in [0, 1/1000)");
 }
 
-Laws composed_laws(const ContinuousPair& pair, unsigned long k, const GridOptions& o) {
-  if (k < 1) throw Error("grid bracket", "times", "0", "need at least one use");
+/// Whether a / b is 2^j for an integer j (so that grids s·2^−m of both scales nest).
+bool power_of_two_ratio(const Rational& a, const Rational& b) {
+  const Rational r = a / b;
+  auto power = [](const mpz_class& z) { return z > 0 && mpz_popcount(z.get_mpz_t()) == 1; };
+  return power(r.get_num()) && power(r.get_den());
+}
+
+/// The one-use upper and lower laws of both directions of @p pair on a grid of scale @p scale (the
+/// largest step scale·2^−m at most the loss's deviation / resolution, coarser when the window would
+/// exceed max_points), and the step: {remove upper, remove lower, add upper, add lower}.
+std::pair<Rational, std::array<GridLaw, 4>> one_use_laws(const ContinuousPair& pair, const Rational& scale,
+                                                         const GridOptions& o, double tail) {
+  const double sigma1 = deviation_and_scale(pair).first;
+  const double target = sigma1 / o.resolution;
+  if (!(target > 1e-12) || !std::isfinite(target))
+    throw Error("grid", "deviation", std::to_string(sigma1),
+                "the privacy loss of one use is too concentrated (or too spread) for a grid bracket");
+  Rational h = scale;
+  while (mpq_get_d(h.get_mpq_t()) > target) h /= 2;
+  while (mpq_get_d(h.get_mpq_t()) * 2 <= target) h *= 2;
+  auto [remove, add] = loss_laws(pair, 64);
+  for (int tries = 0;; ++tries, h *= 2) {  // coarser when the window would exceed max_points
+    try {
+      auto r = discretise(remove, h, tail, o.max_points, o.fine_bin_bits);
+      if (pair.kind == ContinuousPair::Kind::laplace && pair.q == 1) return {h, {r.first, r.second, r.first, r.second}};
+      auto a = discretise(add, h, tail, o.max_points, o.fine_bin_bits);
+      return {h, {r.first, r.second, a.first, a.second}};
+    } catch (const Error& e) {
+      if (e.where() != "grid" || tries >= 40) throw;
+    }
+  }
+}
+
+Laws composed_laws(const std::vector<GridComponent>& comps, const GridOptions& o) {
+  if (comps.empty()) throw Error("grid bracket", "components", "", "need at least one component");
+  for (const auto& c : comps)
+    if (c.times < 1) throw Error("grid bracket", "times", "0", "need at least one use");
   check_options(o);
   const double tail = mpq_get_d(o.tail.get_mpq_t());
   // Computed afresh on every call: no process-wide cache (a cache keyed on the pair would be
   // shared mutable state between unrelated callers); the convolutions are quasi-linear, so the
   // one-use discretisation and the final evaluations dominate.
-  std::optional<std::pair<Rational, std::array<GridLaw, 4>>> one;
-  {
-    const auto [sigma1, scale] = deviation_and_scale(pair);
-    // the largest h = scale·2^−m with h <= σ₁/resolution
-    const double target = sigma1 / o.resolution;
-    if (!(target > 1e-12) || !std::isfinite(target))
-      throw Error("grid", "deviation", std::to_string(sigma1),
-                  "the privacy loss of one use is too concentrated (or too spread) for a grid bracket");
-    Rational h = scale;
-    while (mpq_get_d(h.get_mpq_t()) > target) h /= 2;
-    while (mpq_get_d(h.get_mpq_t()) * 2 <= target) h *= 2;
-    auto [remove, add] = loss_laws(pair, 64);
-    for (int tries = 0;; ++tries, h *= 2) {  // coarser when the window would exceed max_points
-      try {
-        auto r = discretise(remove, h, tail, o.max_points, o.fine_bin_bits);
-        if (pair.kind == ContinuousPair::Kind::laplace && pair.q == 1) {
-          one = {h, {r.first, r.second, r.first, r.second}};
-        } else {
-          auto a = discretise(add, h, tail, o.max_points, o.fine_bin_bits);
-          one = {h, {r.first, r.second, a.first, a.second}};
-        }
-        break;
-      } catch (const Error& e) {
-        if (e.where() != "grid" || tries >= 40) throw;
-      }
-    }
-  }
-  Composer c{tail, o.max_points, o.resolution * o.composition_factor, 0, one->first};
+  Rational scale = deviation_and_scale(comps.front().pair).second;
+  for (const auto& c : comps)
+    if (!power_of_two_ratio(deviation_and_scale(c.pair).second, scale)) scale = 1;
+  std::optional<Composer> composer;
+  std::optional<std::array<GridLaw, 4>> total;
   Laws out;
-  out.step = one->first;
-  const auto& laws = one->second;
-  out.remove_upper = c.self_compose(laws[0], k);
-  out.remove_lower = c.self_compose(laws[1], k);
-  if (pair.kind == ContinuousPair::Kind::laplace && pair.q == 1) {
-    out.add_upper = out.remove_upper;
-    out.add_lower = out.remove_lower;
-  } else {
-    out.add_upper = c.self_compose(laws[2], k);
-    out.add_lower = c.self_compose(laws[3], k);
+  for (const auto& c : comps) {
+    auto one = one_use_laws(c.pair, scale, o, tail);
+    if (!composer) {
+      composer = Composer{tail, o.max_points, o.resolution * o.composition_factor, 0, one.first};
+      out.step = one.first;
+    }
+    out.step = std::min(out.step, one.first);
+    const bool symmetric = c.pair.kind == ContinuousPair::Kind::laplace && c.pair.q == 1;
+    std::array<GridLaw, 4> k;
+    k[0] = composer->self_compose(one.second[0], c.times);
+    k[1] = composer->self_compose(one.second[1], c.times);
+    k[2] = symmetric ? k[0] : composer->self_compose(one.second[2], c.times);
+    k[3] = symmetric ? k[1] : composer->self_compose(one.second[3], c.times);
+    if (!total) {
+      total = std::move(k);
+      continue;
+    }
+    for (int i = 0; i < 4; ++i) (*total)[i] = composer->convolve_fitted((*total)[i], k[i]);
   }
-  out.points = c.points;
-  out.final_step = c.coarsest;
+  out.remove_upper = (*total)[0];
+  out.remove_lower = (*total)[1];
+  out.add_upper = (*total)[2];
+  out.add_lower = (*total)[3];
+  out.points = composer->points;
+  out.final_step = composer->coarsest;
   return out;
 }
 
@@ -827,14 +851,24 @@ Interval step_of(const GridLaw& a, Precision p) { return Interval(a.step, p); }
 
 GridBracket grid_delta_at_epsilon(const ContinuousPair& pair, unsigned long k, const Rational& epsilon,
                                   const GridOptions& options) {
+  return grid_delta_at_epsilon(std::vector<GridComponent>{{pair, k}}, epsilon, options);
+}
+
+GridBracket grid_epsilon_at_delta(const ContinuousPair& pair, unsigned long k, const Rational& delta,
+                                  const GridOptions& options) {
+  return grid_epsilon_at_delta(std::vector<GridComponent>{{pair, k}}, delta, options);
+}
+
+GridBracket grid_delta_at_epsilon(const std::vector<GridComponent>& comps, const Rational& epsilon,
+                                  const GridOptions& options) {
   if (sgn(epsilon) < 0) {  // H_λ(A‖B) = 1 − λ + λ·H_{1/λ}(B‖A) (divergence/direction.hpp)
     GridOptions reverse = options;
     reverse.direction = reversed(options.direction);
-    GridBracket b = grid_delta_at_epsilon(pair, k, -epsilon, reverse);
+    GridBracket b = grid_delta_at_epsilon(comps, -epsilon, reverse);
     b.value = delta_from_reversed(exp(Interval(epsilon, options.precision)), b.value);
     return b;
   }
-  const Laws l = composed_laws(pair, k, options);
+  const Laws l = composed_laws(comps, options);
   const Precision p = options.precision;
   const bool remove = options.direction != NeighbourDirection::add, add = options.direction != NeighbourDirection::remove;
   auto h = [&](const GridLaw& a, bool wanted) { return wanted ? grid_hockey_stick(a, step_of(a, p), epsilon) : Rational(0); };
@@ -846,10 +880,10 @@ GridBracket grid_delta_at_epsilon(const ContinuousPair& pair, unsigned long k, c
   return {Interval::hull(lo, hi, p), l.step, l.final_step, l.points, options.resolution};
 }
 
-GridBracket grid_epsilon_at_delta(const ContinuousPair& pair, unsigned long k, const Rational& delta,
+GridBracket grid_epsilon_at_delta(const std::vector<GridComponent>& comps, const Rational& delta,
                                   const GridOptions& options) {
   if (sgn(delta) <= 0 || delta > 1) throw Error("grid bracket", "delta", to_string(delta), "must lie in (0, 1]");
-  const Laws l = composed_laws(pair, k, options);
+  const Laws l = composed_laws(comps, options);
   const Precision p = options.precision;
   const bool remove = options.direction != NeighbourDirection::add, add = options.direction != NeighbourDirection::remove;
   // a direction not asked contributes ε = 0 (the max ignores it)

@@ -69,6 +69,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace exactdp {
 
@@ -151,6 +152,27 @@ GridBracket grid_delta_at_epsilon(const ContinuousPair& pair, unsigned long k, c
 /// laws, the upper end from the upper laws (+∞ when the upper law's mass at +∞ exceeds δ).
 /// Preconditions: k ≥ 1, 0 < δ ≤ 1 (exactdp::Error naming "times", "delta"), as above.
 GridBracket grid_epsilon_at_delta(const ContinuousPair& pair, unsigned long k, const Rational& delta,
+                                  const GridOptions& options = {});
+
+/// One component of a heterogeneous composition: a pair used `times` times.
+struct GridComponent {
+  ContinuousPair pair;
+  unsigned long times = 1;
+};
+
+/// δ(ε) of the composition of every component (each used its `times`), bracketed: the upper laws
+/// of the components are convolved with each other, and so are the lower laws (the product of
+/// dominating pairs dominates the product; facts 1–3 hold use by use), on the finest grid their
+/// scales share (each one-use step s·2^−m, s the first component's scale when every other scale
+/// is a power-of-two multiple of it, else 1; point masses between grid points are split and merged
+/// like any bin). One component is grid_delta_at_epsilon(pair, times, …) exactly. Heterogeneous
+/// Laplace mechanisms, Gaussians with and without subsampling, mixed. Preconditions as
+/// grid_delta_at_epsilon, and at least one component (exactdp::Error naming "components").
+GridBracket grid_delta_at_epsilon(const std::vector<GridComponent>& components, const Rational& epsilon,
+                                  const GridOptions& options = {});
+
+/// The least ε of the composition of every component, bracketed (as grid_epsilon_at_delta).
+GridBracket grid_epsilon_at_delta(const std::vector<GridComponent>& components, const Rational& delta,
                                   const GridOptions& options = {});
 
 /// The intersection of two brackets of the same question (e.g. at two resolutions): both enclose
