@@ -74,7 +74,7 @@ Interval subsampled_gaussian_renyi(const Rational& alpha, const Rational& sigma,
   if (direction == NeighbourDirection::add)
     throw Error(where, "direction", "add",
                 "the add direction D(B||A) of the subsampled Gaussian has no finite sum here (it is at most the remove "
-                "value, MTZ19 Sec. 3); ask remove or both");
+                "value, MTZ19); ask remove or both");
   const Rational half = mu * mu / 2;
   auto F = [&](unsigned long m) {
     return subsampled_log_moment(m, q, [&](unsigned long k) {

@@ -3,7 +3,7 @@
 ///
 /// Under Poisson subsampling at rate q the pair of one use is (A, B) = (qP + (1 − q)Q, Q), with
 /// (P, Q) the base pair (amplification/poisson.hpp; "remove" is D_α(A‖B), "add" D_α(B‖A)). For an
-/// integer order α ≥ 2 the remove moment is a finite binomial sum (MTZ19 §3, the expansion of
+/// integer order α ≥ 2 the remove moment is a finite binomial sum (MTZ19, the expansion of
 /// ((1 − q) + q·P/Q)^α under Q):
 ///
 ///     E_B[(A/B)^α] = Σ_{k=0}^{α} C(α, k)·(1 − q)^{α−k}·q^k·M_k,     M_k = E_Q[(P/Q)^k],
@@ -25,7 +25,7 @@
 /// facts allow (a certified tail bound of MTZ19's infinite series for fractional α is not built).
 ///
 /// **Directions.** For the subsampled Gaussian the remove direction is the larger for every α ≥ 1
-/// (MTZ19 §3: D_α(N(0,σ²) ‖ (1−q)N(0,σ²) + qN(Δ,σ²)) ≤ D_α((1−q)N(0,σ²) + qN(Δ,σ²) ‖ N(0,σ²))),
+/// (MTZ19: D_α(N(0,σ²) ‖ (1−q)N(0,σ²) + qN(Δ,σ²)) ≤ D_α((1−q)N(0,σ²) + qN(Δ,σ²) ‖ N(0,σ²))),
 /// so "both" (the max) is the remove value. The add direction D_α(B‖A) = ln E_B[(B/A)^{α−1}]/(α−1)
 /// has no finite sum and is refused, and so are add and both for the subsampled Laplace mechanism
 /// (no dominance between its directions is proved here).
