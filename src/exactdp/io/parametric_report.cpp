@@ -164,7 +164,7 @@ std::string parametric_check_text(const ParametricSpec& spec, const parametric::
   std::ostringstream os;
   if (v.verdict == Verdict::holds) {
     os << "HOLDS for every " << x << " in " << g.range.to_string() << ": the mechanism is λ(" << x << ")-DP with λ = "
-       << lambda.to_string(x) << " (δ = 0, both directions) against every adaptive adversary up to horizon " << v.decision.horizon << ".\n";
+       << lambda.to_string(x) << " (" << delta_text(spec, v) << ", both directions) against every adaptive adversary up to horizon " << v.decision.horizon << ".\n";
   } else {
     os << "REFUTED for some " << x << " in " << g.range.to_string() << ": the claim λ = " << lambda.to_string(x)
        << " (" << delta_text(spec, v) << ") fails exactly for " << x << " in\n";
