@@ -1,6 +1,6 @@
 /// @file
-/// A pure-DP claim λ(r) decided for every value of a parameter at once (issue 19 item 3;
-/// docs/parametric.md): the certified decision of parametric/parametric_game.hpp, plus, at a
+/// A pure-DP claim λ(r), or an approximate one (λ(r), δ(r)), decided for every value of a parameter
+/// at once (issue 19 item 3; docs/parametric.md): the certified decision of parametric/parametric_game.hpp, plus, at a
 /// rational point of every failing interval, the numeric engine's verdict and witness
 /// (check_claim at that point), and optionally the numeric engine at a rational point of every
 /// holding piece as a cross-check.

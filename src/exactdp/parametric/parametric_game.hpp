@@ -84,8 +84,9 @@ struct FailingRange {
   std::string to_string(std::string_view variable = "r") const;
 };
 
-/// The claim "λ(r)-DP, both directions, against every adaptive adversary up to the horizon" for
-/// every r of the range at once.
+/// A claim — "λ(r)-DP" (check_pure_dp_for_all) or "(ln λ(r), δ(r))-DP"
+/// (check_approximate_dp_for_all), both directions, against every adaptive adversary up to the
+/// horizon — decided for every r of the range at once.
 struct PureForAllResult {
   unsigned horizon = 0;
   SignPartition partition;      ///< the range split where some g_t changes sign
