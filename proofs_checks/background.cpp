@@ -17,6 +17,8 @@
 #include "exactdp/divergence/hockey_stick.hpp"
 #include "exactdp/divergence/renyi.hpp"
 #include "exactdp/divergence/tradeoff.hpp"
+#include "exactdp/io/parametric_spec.hpp"
+#include "exactdp/parametric/parametric_game.hpp"
 #include "exactdp/reduce/simulator_lp.hpp"
 
 #include <variant>
@@ -166,6 +168,51 @@ void check_advanced(CheckContext& ctx) {
         static_cast<unsigned long>(ctx.rng().range(1, 3 * ctx.budget().horizon_cap())), dps[ctx.rng().range(0, 2)], false);
 }
 
+/// k answers of RR with p = r about a static bit, r ∈ (1/2, 1): RR_ε with e^ε = r/(1 − r), which
+/// takes every ε > 0 once (a parametric table, docs/parametric.md).
+std::string rr_power_spec(unsigned k) {
+  return R"({"format": "exactdp/1", "name": "RR_r^k", "horizon": )" + std::to_string(k) + R"(,
+  "parameters": {"r": {"interval": ["1/2", "1"], "open": true}},
+  "neighbours": {"type": "static", "worlds": ["x", "x'"]},
+  "mechanism": {"type": "table", "initial": {"x": "b0", "x'": "b1"}, "messages": ["q"],
+    "states": {"b0": {"q": [{"p": "r", "answer": "0", "next": "b0"}, {"p": "1-r", "answer": "1", "next": "b0"}]},
+               "b1": {"q": [{"p": "1-r", "answer": "0", "next": "b1"}, {"p": "r", "answer": "1", "next": "b1"}]}}}})";
+}
+
+/// For every ε > 0 at once (every r ∈ (1/2, 1), γ = e^ε = r/(1 − r)): the worst δ of the k-fold
+/// composition of RR_ε at each KOV point λ_g = γ^{k−2i}, computed as a piecewise rational function
+/// of r by parametric backward induction, equals KOV's closed form
+/// δ_i = Σ_{ℓ<i} C(k,ℓ)(γ^{k−ℓ} − γ^{k−2i+ℓ})/(1+γ)^k on every piece, as a rational function.
+void check_opt_for_all_epsilon(CheckContext& ctx) {
+  using parametric::RationalFunction;
+  const unsigned max_k = std::min(3u, ctx.budget().horizon_cap());
+  const RationalFunction r = RationalFunction::variable(), gamma = r / (RationalFunction(1) - r);
+  for (unsigned k = 1; k <= max_k; ++k) {
+    const ParametricSpec spec = parse_parametric_spec(rr_power_spec(k), "RR_r^" + std::to_string(k));
+    for (unsigned i = 0; 2 * i <= k; ++i) {
+      RationalFunction closed;
+      long binom = 1;  // C(k, ℓ)
+      for (unsigned l = 0; l < i; ++l) {
+        closed += RationalFunction(binom) * (gamma.pow(static_cast<long>(k - l)) - gamma.pow(static_cast<long>(k - 2 * i + l)));
+        binom = binom * static_cast<long>(k - l) / static_cast<long>(l + 1);
+      }
+      closed /= (RationalFunction(1) + gamma).pow(static_cast<long>(k));
+      const RationalFunction lambda = gamma.pow(static_cast<long>(k - 2 * i));
+      const auto w = parametric::worst_case_delta_for_all(spec.game, lambda, k);
+      std::string bad;
+      for (std::size_t piece = 0; piece < w.delta.size(); ++piece)
+        if (!(w.delta[piece] == closed))
+          bad += " on " + w.partition.pieces[piece].to_string() + " δ = " + w.delta[piece].to_string() + ";";
+      ctx.instance("RR_ε^" + std::to_string(k) + " for every ε > 0 (r ∈ (1/2, 1), e^ε = r/(1−r)): δ at λ_g = e^{" +
+                       std::to_string(static_cast<int>(k) - 2 * static_cast<int>(i)) + "ε}",
+                   bad.empty() ? "= KOV δ_" + std::to_string(i) + " = " + closed.to_string() + " on all " +
+                                     std::to_string(w.partition.pieces.size()) + " pieces"
+                               : "differs:" + bad,
+                   bad.empty(), k);
+    }
+  }
+}
+
 void check_opt(CheckContext& ctx) {
   struct Row {
     Components c;
@@ -201,6 +248,7 @@ void check_opt(CheckContext& ctx) {
     ctx.instance("KOV closed form, k = 3, λ = 2, δ = 0 and k = 2, λ = 2, δ = 1/10",
                  ok ? "(8, 0), (2, 2/9); (4, 19/100), (1, 23/50)" : "differs from E.3", ok, 3);
   }
+  check_opt_for_all_epsilon(ctx);
   // Least λ_g (E.3).
   auto least = [&](const Components& c, const Rational& dg, const Rational& expected) {
     const auto got = optimal_composition_least_lambda(as_ld(c), dg);
@@ -445,8 +493,14 @@ void families::background(std::vector<Theorem>& out) {
                  "δ_opt is attained by ⊗RR_{ε_i,δ_i}.",
                  "", "OPT-COMP (closed sum) equals the brute-force hockey-stick of the product of the RR tables "
                  "(PLD composition) at every likelihood ratio and on the λ grid; E.3 values exactly; KOV's "
-                 "closed form equals OPT-COMP at λ_g = λ^{k−2i}; the least λ_g reaches δ_g and nothing below it does.",
-                 "E.3 (all rows, KOV closed forms, least λ_g); random heterogeneous lists (k ≤ 4).", "",
+                 "closed form equals OPT-COMP at λ_g = λ^{k−2i}; the least λ_g reaches δ_g and nothing below it does. "
+                 "For every ε > 0 at once (k ≤ 3): RR_ε = RR with p = r, e^ε = r/(1−r), as a parametric table over "
+                 "r ∈ (1/2, 1); the worst δ of its k-fold composition at every KOV point λ_g = e^{(k−2i)ε}, computed as a "
+                 "piecewise rational function of r (parametric backward induction, docs/parametric.md), equals KOV's "
+                 "closed form on every piece, as a rational function — the attainment by ⊗RR_ε at the KOV points holds "
+                 "for all ε, not only at sampled values.",
+                 "E.3 (all rows, KOV closed forms, least λ_g); RR_ε^k for every ε > 0 (k ≤ 3, all KOV points); random "
+                 "heterogeneous lists (k ≤ 4).", "",
                  {"exactdp::optimal_composition_delta()", "exactdp::optimal_composition_least_lambda()",
                   "exactdp::kov_closed_form()", "exactdp::hockey_stick()"},
                  src, check_opt, ""});

@@ -25,6 +25,8 @@
 #include "exactdp/divergence/renyi.hpp"
 #include "exactdp/divergence/tradeoff.hpp"
 #include "exactdp/game/engine.hpp"
+#include "exactdp/io/parametric_spec.hpp"
+#include "exactdp/parametric/parametric_game.hpp"
 #include "exactdp/library/library.hpp"
 #include "exactdp/mechanism/noninteractive.hpp"
 #include "exactdp/compose/concurrent.hpp"
@@ -35,6 +37,7 @@
 #include "proofs_checks/support.hpp"
 
 #include <array>
+#include <map>
 #include <variant>
 
 namespace exactdp::proofs {
@@ -211,6 +214,53 @@ void check_tensor(CheckContext& ctx) {
   }
 }
 
+/// For every r ∈ (0, 1) at once: DLap(r) at 0 and at 1, clamped to [lo, hi] (lo ≤ 0 < 1 ≤ hi), written
+/// as a parametric table with the exact clamped masses — (1−r)/(1+r)·r^|k−v| inside, the tails
+/// r^(v−lo)/(1+r) and r^(hi−v)/(1+r) at the ends (D.3, B.14) — and its view pairs grouped by their
+/// likelihood ratio as rational functions of r: exactly two ratios, 1/r with masses (1/(1+r),
+/// r/(1+r)) and r with (r/(1+r), 1/(1+r)), RR_{ln(1/r)}'s privacy-loss distribution, as identities
+/// of rational functions (docs/parametric.md).
+void check_dlap_for_all_r(CheckContext& ctx, long lo, long hi) {
+  using parametric::RationalFunction;
+  auto mass = [&](long v, long k) {
+    if (k == lo) return "r^" + std::to_string(v - lo) + "/(1+r)";
+    if (k == hi) return "r^" + std::to_string(hi - v) + "/(1+r)";
+    return "(1-r)/(1+r)*r^" + std::to_string(std::abs(k - v));
+  };
+  std::string states;
+  for (long v : {0L, 1L}) {
+    states += std::string(v ? ", " : "") + "\"v" + std::to_string(v) + "\": {\"q\": [";
+    for (long k = lo; k <= hi; ++k)
+      states += std::string(k > lo ? ", " : "") + "{\"p\": \"" + mass(v, k) + "\", \"answer\": \"" + std::to_string(k) +
+                "\", \"next\": \"h\"}";
+    states += "]}";
+  }
+  const std::string text = R"({"format": "exactdp/1", "name": "DLap(r) unit shift", "horizon": 1,
+    "parameters": {"r": {"interval": ["0", "1"], "open": true}}, "neighbours": {"type": "static", "worlds": ["x", "x'"]},
+    "mechanism": {"type": "table", "initial": {"x": "v0", "x'": "v1"}, "messages": ["q"], "states": {)" + states + R"(, "h": {}}}})";
+  const ParametricSpec spec = parse_parametric_spec(text, "DLap(r) on [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  const auto views = parametric::transcript_probabilities(spec.game, 1);
+  std::map<std::string, std::array<RationalFunction, 2>> by_ratio;  // ratio P₀/P₁ → summed masses
+  std::map<std::string, RationalFunction> ratio_of;
+  for (const auto& [p0, p1] : views.pairs) {
+    const RationalFunction ratio = p0 / p1;
+    auto& m = by_ratio[ratio.key()];
+    m[0] += p0;
+    m[1] += p1;
+    ratio_of[ratio.key()] = ratio;
+  }
+  const RationalFunction r = RationalFunction::variable(), one_plus = RationalFunction(1) + r;
+  const std::map<std::string, std::array<RationalFunction, 2>> expected = {
+      {(RationalFunction(1) / r).key(), {RationalFunction(1) / one_plus, r / one_plus}}, {r.key(), {r / one_plus, RationalFunction(1) / one_plus}}};
+  bool ok = by_ratio.size() == expected.size();
+  for (const auto& [key, m] : expected) ok = ok && by_ratio.count(key) && by_ratio.at(key)[0] == m[0] && by_ratio.at(key)[1] == m[1];
+  std::string got;
+  for (const auto& [key, m] : by_ratio)
+    got += " ratio " + ratio_of.at(key).to_string() + ": (" + m[0].to_string() + ", " + m[1].to_string() + ");";
+  ctx.instance("DLap(r) unit shift on [" + std::to_string(lo) + ", " + std::to_string(hi) + "] vs RR_{ln 1/r}, for every r in (0, 1)",
+               ok ? "identical privacy-loss distributions as rational functions of r" : "different:" + got, ok);
+}
+
 void check_dlap(CheckContext& ctx) {
   // A unit shift of DLap(r) has the loss distribution of RR_{ln(1/r)}; clamping to any window
   // containing both values changes nothing (X-CLAMP-EXACT).
@@ -227,6 +277,9 @@ void check_dlap(CheckContext& ctx) {
   one(q(1, 2), 0, 1, true);
   one(q(1, 2), -5, 6, true);
   one(q(1, 3), -2, 3, true);
+  check_dlap_for_all_r(ctx, 0, 1);
+  check_dlap_for_all_r(ctx, -2, 3);
+  check_dlap_for_all_r(ctx, -5, 6);
   for (unsigned n = 0; n < ctx.budget().random_count(); ++n) {
     const long den = ctx.rng().range(2, 9);
     one(q(ctx.rng().range(1, den - 1), den), -ctx.rng().range(0, 6), 1 + ctx.rng().range(0, 6), false);
@@ -540,8 +593,11 @@ void families::facts(std::vector<Theorem>& out) {
                  "A unit shift of DLap(r) has the privacy-loss distribution of RR_{ln(1/r)}: ratio 1/r on k ≤ v, r on "
                  "k ≥ v + 1, Pr₀[loss = +ε] = 1/(1 + r).",
                  "The DLap tables are clamped (B.14), never truncated.",
-                 "Equality of the exact privacy-loss distributions (sorted atoms with both worlds' masses).",
-                 "r = 1/2 on [0, 1] and [−5, 6]; r = 1/3 on [−2, 3]; random r and windows.", "",
+                 "Equality of the exact privacy-loss distributions (sorted atoms with both worlds' masses). For every "
+                 "r ∈ (0, 1) at once: the clamped pair as a parametric table (docs/parametric.md), its views grouped "
+                 "by likelihood ratio as rational functions of r, equal to RR_{ln(1/r)}'s two atoms as identities.",
+                 "r = 1/2 on [0, 1] and [−5, 6]; r = 1/3 on [−2, 3]; every r ∈ (0, 1) on [0, 1], [−2, 3], [−5, 6]; "
+                 "random r and windows.", "",
                  {"exactdp::discrete_laplace_pair()", "exactdp::privacy_loss()"}, src, check_dlap, ""});
   out.push_back({"X-CLAMP-EXACT", "clamping is exact, truncation is not", "THEOREMS.md B.14", Kind::positive,
                  Status::as_stated,

@@ -13,9 +13,11 @@
 #include "exactdp/divergence/hockey_stick.hpp"
 #include "exactdp/divergence/tradeoff.hpp"
 #include "exactdp/game/engine.hpp"
+#include "exactdp/io/parametric_spec.hpp"
 #include "exactdp/library/library.hpp"
 #include "exactdp/numeric/decide.hpp"
 #include "exactdp/numeric/interval.hpp"
+#include "exactdp/parametric/parametric_game.hpp"
 #include "proofs_checks/hstvvxz23_support.hpp"
 #include "proofs_checks/hsv_support.hpp"
 #include "proofs_checks/support.hpp"
@@ -32,6 +34,43 @@ namespace exactdp::proofs {
 namespace {
 
 using namespace hsv;
+
+/// RR_{ε,δ} for every ε > 0 at once: a parametric table over r ∈ (1/2, 1) with e^ε = r/(1 − r)
+/// (so e^ε/(1 + e^ε) = r): with probability δ the bit leaks, else RR_ε answers it (docs/parametric.md).
+/// Its worst δ at λ = e^ε must be the constant δ on every piece of the range (tight, both
+/// directions), and its total variation (λ = 1) δ + (1 − δ)(2r − 1), the E.1 closed form
+/// ((u − 1)⁺ + (1 − u)⁺)/(1 + u) = (u − 1)/(u + 1) = 2r − 1 with u = e^ε, mixed with the leak.
+void check_l24_for_all_epsilon(CheckContext& ctx) {
+  using parametric::RationalFunction;
+  for (const Rational& delta : {q(0), q(1, 10), q(1, 2)}) {
+    const std::string d = str(delta), keep = str(1 - delta);
+    auto row = [](const std::string& p, const std::string& answer) {
+      return "{\"p\": \"" + p + "\", \"answer\": \"" + answer + "\", \"next\": \"h\"}";
+    };
+    const std::string text = R"({"format": "exactdp/1", "name": "RR_{eps,delta}", "horizon": 1,
+      "parameters": {"r": {"interval": ["1/2", "1"], "open": true}},
+      "neighbours": {"type": "static", "worlds": ["x", "x'"]},
+      "mechanism": {"type": "table", "initial": {"x": "b0", "x'": "b1"}, "messages": ["q"], "states": {
+        "b0": {"q": [)" + row(d, "leak 0") + ", " + row(keep + "*r", "0") + ", " + row(keep + "*(1-r)", "1") + R"(]},
+        "b1": {"q": [)" + row(d, "leak 1") + ", " + row(keep + "*r", "1") + ", " + row(keep + "*(1-r)", "0") + R"(]},
+        "h": {}}}})";
+    const ParametricSpec spec = parse_parametric_spec(text, "RR_{ε," + d + "}");
+    const RationalFunction r = RationalFunction::variable();
+    auto constant_on_all_pieces = [&](const RationalFunction& lambda, const RationalFunction& expected, const std::string& what) {
+      const auto w = parametric::worst_case_delta_for_all(spec.game, lambda, 1);
+      std::string bad;
+      for (std::size_t k = 0; k < w.delta.size(); ++k)
+        for (int b = 0; b < 2; ++b)
+          if (!(w.directional[k][b] == expected))
+            bad += " on " + w.partition.pieces[k].to_string() + " δ^" + std::to_string(b) + " = " + w.directional[k][b].to_string() + ";";
+      ctx.instance("RR_{ε," + d + "} for every ε > 0 (r ∈ (1/2, 1), e^ε = r/(1−r)): " + what,
+                   bad.empty() ? "= " + expected.to_string() + " on every piece, both directions" : "differs:" + bad, bad.empty(), 1);
+    };
+    constant_on_all_pieces(r / (RationalFunction(1) - r), RationalFunction(delta), "H at λ = e^ε");
+    constant_on_all_pieces(RationalFunction(1), RationalFunction(delta) + RationalFunction(1 - delta) * (RationalFunction(2) * r - 1),
+                           "total variation (λ = 1)");
+  }
+}
 
 void check_l24(CheckContext& ctx) {
   // E.1 (H1): RR_{ln 2,1/10}: H₂ = 1/10, TV = 2/5 both directions; trade-off f_{ln 2,1/10}.
@@ -56,6 +95,7 @@ void check_l24(CheckContext& ctx) {
     ctx.random_instance(ok, "RR(λ = " + str(lambda) + ", δ = " + str(delta) + "): H_λ = (" + str(hockey_stick(l, lambda)) + ", " +
                                 str(hockey_stick(l.swapped(), lambda)) + ")");
   }
+  check_l24_for_all_epsilon(ctx);
 }
 
 void check_fn1(CheckContext& ctx) {
@@ -235,8 +275,12 @@ void families::hsv_s1_s3_model(std::vector<Theorem>& out) {
                  check_fn1, ""});
   out.push_back({"HSV-L2.4", "RR_{ε,δ} is (ε,δ)-DP", "HSV Lemma 2.4; KOV15", Kind::positive, Status::as_stated,
                  "H_λ(RR_{ε,δ}(0)‖RR_{ε,δ}(1)) = δ at λ = e^ε in both directions; its trade-off function is f_{ε,δ}.", "",
-                 "Exact, both directions; the closed form H_t(RR_u) of E.1 against the engine on the RR game.",
-                 "H1 (E.1); RR_u for u = 2, 3, 4; random (λ, δ).", "",
+                 "Exact, both directions; the closed form H_t(RR_u) of E.1 against the engine on the RR game. For every "
+                 "ε > 0 at once: RR_{ε,δ} (δ ∈ {0, 1/10, 1/2}) as a parametric table over r ∈ (1/2, 1) with e^ε = r/(1−r); "
+                 "its worst hockey-stick at λ = e^ε, computed as a piecewise rational function of r (parametric backward "
+                 "induction, docs/parametric.md), is the constant δ on every piece, and at λ = 1 it is δ + (1−δ)(2r − 1), "
+                 "both directions — the lemma holds, tightly, for all ε, not only at sampled values.",
+                 "H1 (E.1); RR_u for u = 2, 3, 4; RR_{ε,δ} for every ε > 0 (δ ∈ {0, 1/10, 1/2}); random (λ, δ).", "",
                  {"exactdp::randomized_response()", "exactdp::hockey_stick()", "exactdp::TradeOff::epsilon_delta()",
                   "exactdp::worst_case_hockey_stick()"},
                  src, check_l24, ""});

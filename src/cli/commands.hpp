@@ -25,7 +25,8 @@ int check_for_all(const std::string& file, const std::string& parameter, const s
 
 /// `exactdp profile SPEC --parametric` (parametric.cpp): the worst-case pure ratio for every value
 /// of the spec's parameter; returns the exit code.
-int profile_parametric(const std::string& file, unsigned horizon, bool json_output);
+int profile_parametric(const std::string& file, unsigned horizon, bool json_output, const std::vector<std::string>& lambdas = {},
+                       bool cross_check = true);
 
 /// True when @p path is a mechanism spec file ("format": "exactdp/1") rather than a pair file.
 bool is_mechanism_spec_file(const std::string& path);

@@ -319,9 +319,13 @@ std::function<int()> add_profile(CLI::App& app) {
   cmd->add_option("--adversary", game->adversary, "(mechanism specs) adaptive (default), oblivious or sequential");
   auto parametric = std::make_shared<bool>(false);
   cmd->add_flag("--parametric", *parametric,
-                "(specs with a parameter) the worst-case pure ratio as a piecewise rational function (docs/parametric.md)");
+                "(specs with a parameter) the worst-case pure ratio as a piecewise rational function; with --lambda EXPR\n"
+                "(an expression in the parameter) the worst δ(λ(r)) instead (docs/parametric.md)");
+  auto no_cross_check = std::make_shared<bool>(false);
+  cmd->add_flag("--no-cross-check", *no_cross_check,
+                "With --parametric --lambda: skip the numeric engine's δ at each piece's rational sample");
   return [=]() -> int {
-    if (*parametric) return profile_parametric(*file, game->horizon, opts->json_output);
+    if (*parametric) return profile_parametric(*file, game->horizon, opts->json_output, opts->lambdas, !*no_cross_check);
     if (is_mechanism_spec_file(*file)) {
       if (!opts->epsilons.empty())
         throw Error("--epsilon", "", opts->epsilons.front(),

@@ -208,9 +208,10 @@ std::function<int()> add_check(CLI::App& app) {
   cmd->add_flag("--stats", o->stats, "Print engine statistics (with the process's peak memory)");
   cmd->add_option("--adversary", o->adversary, "adaptive (default), oblivious or sequential (compositions)");
   cmd->add_option("--for-all", o->for_all,
-                  "Decide the pure-DP claim for every value of the spec's parameter (docs/parametric.md); --lambda is\n"
-                  "then an expression in it, e.g. --lambda \"r/(1-r)\" --for-all r");
-  cmd->add_flag("--no-cross-check", o->no_cross_check, "With --for-all: skip the numeric engine at each holding region's sample");
+                  "Decide the claim for every value of the spec's parameter (docs/parametric.md); --lambda and --delta\n"
+                  "are then expressions in it, e.g. --lambda \"r/(1-r)\" --for-all r, or --lambda 2 --delta \"r/10\" --for-all r");
+  cmd->add_flag("--no-cross-check", o->no_cross_check,
+                "With --for-all: skip the numeric engine at the pieces' samples (pure: holding regions; with δ: every piece's δ)");
   return [=]() -> int {
     if (!o->for_all.empty())
       return check_for_all(o->file, o->for_all, o->claim.lambda, o->claim.epsilon, o->claim.delta, o->horizon, !o->no_cross_check,

@@ -1,5 +1,6 @@
-// `exactdp check SPEC --lambda EXPR --for-all r`: a pure-DP claim decided for every value of a spec's
-// parameter (docs/parametric.md). Parses, calls accounting/parametric_check.hpp, prints.
+// `exactdp check SPEC --lambda EXPR [--delta EXPR] --for-all r`: a claim decided for every value of a
+// spec's parameter, and `exactdp profile SPEC --parametric [--lambda EXPR]` (docs/parametric.md).
+// Parses, calls accounting/parametric_check.hpp, prints.
 #include "commands.hpp"
 
 #include "exactdp/accounting/parametric_check.hpp"
@@ -17,8 +18,6 @@ int check_for_all(const std::string& file, const std::string& parameter, const s
                   const std::string& delta, unsigned horizon, bool cross_check, bool json_output, const std::string& adversary) {
   if (!epsilon.empty()) throw Error("--epsilon", "", epsilon, "with --for-all, write the claim as --lambda EXPR (λ = e^ε as a function of the parameter)");
   if (lambda_text.empty()) throw Error("--lambda", "", "", "--for-all needs --lambda EXPR, an expression in the parameter");
-  if (!delta.empty() && parse_rational(delta, "--delta") != 0)
-    throw Error("--delta", "", delta, "--for-all decides pure DP (δ = 0) only in this version (docs/parametric.md)");
   const ParametricSpec spec = load_parametric_spec_file(file);
   if (parameter != spec.game.parameter)
     throw Error("--for-all", "", parameter, "the spec's parameter is `" + spec.game.parameter + "`");
@@ -29,18 +28,43 @@ int check_for_all(const std::string& file, const std::string& parameter, const s
       throw Error("--lambda", "", lambda_text, e.why());
     }
   }();
+  const parametric::RationalFunction delta_claim = [&] {
+    if (delta.empty()) return parametric::RationalFunction();
+    try {
+      return parametric::parse_rational_function(delta, parameter, "--delta");
+    } catch (const Error& e) {
+      throw Error("--delta", "", delta, e.why());
+    }
+  }();
   ParametricCheckOptions options;
   options.horizon = horizon;
   options.cross_check = cross_check;
   options.numeric.adversary = parse_adversary_class(adversary, "--adversary");
-  const ParametricClaimVerdict v = check_pure_dp_for_all(spec.game, [&](const Rational& r) { return spec.instantiate(r); }, lambda, options);
+  const ParametricClaimVerdict v =
+      check_approximate_dp_for_all(spec.game, [&](const Rational& r) { return spec.instantiate(r); }, lambda, delta_claim, options);
   if (json_output) std::cout << nlohmann::ordered_json::parse(parametric_check_json(spec, lambda, options, v)).dump(2) << "\n";
   else std::cout << parametric_check_text(spec, lambda, options, v);
   return exit_code_of(v.verdict);
 }
 
-int profile_parametric(const std::string& file, unsigned horizon, bool json_output) {
+int profile_parametric(const std::string& file, unsigned horizon, bool json_output, const std::vector<std::string>& lambdas,
+                       bool cross_check) {
   const ParametricSpec spec = load_parametric_spec_file(file);
+  if (lambdas.size() > 1) throw Error("--lambda", "", lambdas[1], "with --parametric, give one --lambda EXPR (an expression in the parameter)");
+  if (lambdas.size() == 1) {
+    const parametric::RationalFunction lambda = [&] {
+      try {
+        return parametric::parse_rational_function(lambdas[0], spec.game.parameter, "--lambda");
+      } catch (const Error& e) {
+        throw Error("--lambda", "", lambdas[0], e.why());
+      }
+    }();
+    const auto profile = worst_case_delta_for_all(spec.game, [&](const Rational& r) { return spec.instantiate(r); }, lambda, horizon,
+                                                  cross_check);
+    if (json_output) std::cout << nlohmann::ordered_json::parse(parametric_delta_json(spec, profile)).dump(2) << "\n";
+    else std::cout << parametric_delta_text(spec, profile);
+    return 0;
+  }
   const auto ratio = parametric::worst_case_ratio_for_all(spec.game, horizon ? horizon : spec.game.horizon);
   if (json_output) std::cout << nlohmann::ordered_json::parse(parametric_ratio_json(spec, ratio)).dump(2) << "\n";
   else std::cout << parametric_ratio_text(spec, ratio);

@@ -68,8 +68,8 @@ def test_bad_input_is_exit_2_naming_the_problem():
     assert "the spec's parameter is `r`" in p.stderr
     p = run("check", DLAP, "--lambda", "r", "--for-all", "r", expect=2)
     assert "λ must be at least 1" in p.stderr
-    p = run("check", DLAP, "--lambda", "1/r^3", "--delta", "1/10", "--for-all", "r", expect=2)
-    assert "pure DP" in p.stderr
+    p = run("check", DLAP, "--lambda", "1/r^3", "--delta", "11/10", "--for-all", "r", expect=2)
+    assert "1 − δ must be at least 0" in p.stderr
 
 
 def test_bad_table_names_file_pointer_and_value(tmp_path):
@@ -124,3 +124,36 @@ def test_profile_parametric_where_the_worst_function_changes(tmp_path):
 def test_numeric_commands_point_to_the_parametric_ones():
     p = run("check", RR, "--lambda", "3", expect=2)
     assert "/parameters" in p.stderr and "--for-all" in p.stderr and "--parametric" in p.stderr
+
+
+def test_approximate_claim_for_every_r():
+    # the event-level stream at λ = 2: δ = max(0, r − 2(1 − r)) = (3r − 2)⁺ (one differing use of RR,
+    # by hand); δ = r/4 fails exactly where 3r − 2 > r/4, i.e. on (8/11, 1)
+    p = run("check", RR, "--lambda", "2", "--delta", "r/4", "--for-all", "r", "--json", expect=1)
+    r = json.loads(p.stdout)
+    assert r["claim"] == {"lambda": "2", "delta": "r/4"}
+    [f] = r["failing"]
+    assert f["lower"] == {"rational": "8/11"} and f["upper"] == {"rational": "1"} and not f["lower_closed"]
+    assert Fraction(f["witness"]["parameter_value"]) > Fraction(8, 11)
+    assert r["delta_checks"], "the numeric δ is compared at every piece's sample"
+    for c in r["delta_checks"]:
+        x = Fraction(c["value"])
+        assert Fraction(c["delta_forward"]) == max(Fraction(0), 3 * x - 2)
+    p = run("check", RR, "--lambda", "2", "--delta", "r", "--for-all", "r")
+    assert p.stdout.startswith("HOLDS for every r in (1/2, 1)") and "(δ = r, both directions)" in p.stdout
+
+
+def test_profile_parametric_delta_pieces():
+    # one use of RR with p = r at λ = 2: 0 on (1/2, 2/3], 3r − 2 on (2/3, 1) (by hand)
+    p = run("profile", RR, "--parametric", "--lambda", "2", "--horizon", "1", "--json")
+    r = json.loads(p.stdout)
+    assert r["lambda"] == "2"
+    assert [(x["lower"], x["upper"], x["upper_closed"], x["delta"]) for x in r["pieces"]] == [
+        ({"rational": "1/2"}, {"rational": "2/3"}, True, "0"),
+        ({"rational": "2/3"}, {"rational": "1"}, False, "-2+3*r"),
+    ]
+    text = run("profile", RR, "--parametric", "--lambda", "2", "--horizon", "1").stdout
+    assert "r in (2/3, 1):  -2+3*r" in text
+    # a δ above 1 or below 0 is refused, naming the flag
+    bad = run("check", RR, "--lambda", "2", "--delta", "r-3/4", "--for-all", "r", expect=2)
+    assert "--delta" in bad.stderr and "δ must be at least 0" in bad.stderr

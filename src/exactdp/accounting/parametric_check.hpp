@@ -1,6 +1,6 @@
 /// @file
-/// A pure-DP claim λ(r) decided for every value of a parameter at once (issue 19 item 3;
-/// docs/parametric.md): the certified decision of parametric/parametric_game.hpp, plus, at a
+/// A pure-DP claim λ(r), or an approximate one (λ(r), δ(r)), decided for every value of a parameter
+/// at once (issue 19 item 3; docs/parametric.md): the certified decision of parametric/parametric_game.hpp, plus, at a
 /// rational point of every failing interval, the numeric engine's verdict and witness
 /// (check_claim at that point), and optionally the numeric engine at a rational point of every
 /// holding piece as a cross-check.
@@ -29,6 +29,15 @@ struct ParametricSamplePoint {
   ClaimVerdict numeric;   ///< check_claim at (value, λ(value), δ = 0)
 };
 
+/// The numeric engine's worst-case δ at one rational sample of a piece, equal (checked exactly) to
+/// the piece's functions evaluated there.
+struct ParametricDeltaSample {
+  std::size_t piece = 0;   ///< the piece of the partition
+  Rational value;          ///< the parameter's value (the piece's sample)
+  Rational lambda;         ///< λ(value)
+  Rational forward, backward;  ///< worst_case_hockey_stick at (value, λ(value)): δ⁰ and δ¹
+};
+
 /// The answer for every value of the parameter.
 struct ParametricClaimVerdict {
   /// holds: for every r of the range (proved); refuted: on the failing intervals (proved), with a
@@ -37,6 +46,11 @@ struct ParametricClaimVerdict {
   parametric::PureForAllResult decision;
   std::vector<ParametricSamplePoint> witnesses;     ///< one per failing interval, in order
   std::vector<ParametricSamplePoint> cross_checks;  ///< one per holding region, when asked
+  /// Approximate claims (δ ≠ 0): the claim's δ(r) and the piecewise worst δ(λ(r)) on the
+  /// decision's partition; `delta_checks` are the numeric engine's δ at each piece's rational sample.
+  parametric::RationalFunction delta_claim;
+  std::optional<parametric::PiecewiseDelta> worst_delta;
+  std::vector<ParametricDeltaSample> delta_checks;
 };
 
 /// Options of check_pure_dp_for_all.
@@ -55,5 +69,29 @@ struct ParametricCheckOptions {
 ParametricClaimVerdict check_pure_dp_for_all(const parametric::ParametricGame& game,
                                              const std::function<Game(const Rational&)>& instantiate,
                                              const parametric::RationalFunction& lambda, const ParametricCheckOptions& options = {});
+
+/// Decides "the game is (ln λ(r), δ(r))-DP against every adaptive adversary up to the horizon" for
+/// every r of game.range (parametric::check_approximate_dp_for_all; docs/parametric.md, "Lemma
+/// (δ(λ) for all r)"). At the rational sample of every piece the numeric engine's worst-case δ⁰, δ¹
+/// (worst_case_hockey_stick on the instantiated game) must equal the piece's functions evaluated
+/// there, exactly — an exactdp::Error if not (unless options.cross_check is false); at a sample of
+/// every failing interval, check_claim gives the witness (and must refute). With δ = 0 this is
+/// check_pure_dp_for_all.
+ParametricClaimVerdict check_approximate_dp_for_all(const parametric::ParametricGame& game,
+                                                    const std::function<Game(const Rational&)>& instantiate,
+                                                    const parametric::RationalFunction& lambda, const parametric::RationalFunction& delta,
+                                                    const ParametricCheckOptions& options = {});
+
+/// The piecewise worst-case δ(λ(r)) (`exactdp profile SPEC --parametric --lambda EXPR`), and the
+/// numeric engine's δ at the rational sample of every piece, equal to the piece's functions there
+/// (exactdp::Error otherwise; skipped when @p cross_check is false).
+struct ParametricDeltaProfile {
+  parametric::PiecewiseDelta worst;
+  std::vector<ParametricDeltaSample> checks;
+};
+ParametricDeltaProfile worst_case_delta_for_all(const parametric::ParametricGame& game,
+                                                const std::function<Game(const Rational&)>& instantiate,
+                                                const parametric::RationalFunction& lambda, unsigned horizon = 0, bool cross_check = true,
+                                                const parametric::ParametricOptions& search = {});
 
 }  // namespace exactdp

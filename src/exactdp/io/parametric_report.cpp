@@ -15,15 +15,93 @@ using json = nlohmann::ordered_json;
 
 json algebraic(const parametric::RealAlgebraic& a) { return json::parse(a.to_json()); }
 
+/// "δ = 0", "δ = r^3/10".
+std::string delta_text(const ParametricSpec& spec, const ParametricClaimVerdict& v) {
+  return "δ = " + v.delta_claim.to_string(spec.game.parameter);
+}
+
 std::string proved_text(const ParametricSpec& spec, const ParametricClaimVerdict& v, const parametric::RationalFunction& lambda) {
   const auto& g = spec.game;
   std::ostringstream os;
   os << "for every " << g.parameter << " in " << g.range.to_string() << ", every adaptive adversary up to horizon " << v.decision.horizon
-     << ": the claim λ = " << lambda.to_string(g.parameter) << " (δ = 0, both directions) "
+     << ": the claim λ = " << lambda.to_string(g.parameter) << " (" << delta_text(spec, v) << ", both directions) "
      << (v.verdict == Verdict::holds ? "holds" : "fails exactly on the failing intervals and holds elsewhere");
   return os.str();
 }
 
+
+/// Maximal runs of pieces of a piecewise δ with the same functions (δ⁰, δ¹, δ); a point piece joins
+/// the run on its left (continuity), a leading point the run on its right. Each run: first and last
+/// piece and the representative piece whose functions it reports.
+struct DeltaRun {
+  std::size_t first, last, rep;
+};
+std::vector<DeltaRun> delta_runs(const parametric::PiecewiseDelta& w) {
+  std::vector<DeltaRun> out;
+  const auto& p = w.partition.pieces;
+  auto same = [&](std::size_t a, std::size_t b) {
+    return w.delta[a] == w.delta[b] && w.directional[a][0] == w.directional[b][0] && w.directional[a][1] == w.directional[b][1];
+  };
+  for (std::size_t k = 0; k < p.size(); ++k) {
+    if (out.empty()) {
+      out.push_back({k, k, k});
+      continue;
+    }
+    DeltaRun& run = out.back();
+    if (p[k].is_point()) {
+      run.last = k;
+      continue;
+    }
+    if (p[run.rep].is_point()) {  // a run holding only a leading point takes this piece's functions
+      run.last = k;
+      run.rep = k;
+      continue;
+    }
+    if (same(run.rep, k)) run.last = k;
+    else out.push_back({k, k, k});
+  }
+  return out;
+}
+
+json delta_pieces_json(const ParametricSpec& spec, const parametric::PiecewiseDelta& w, const std::vector<ParametricDeltaSample>&) {
+  const std::string& x = spec.game.parameter;
+  json pieces = json::array();
+  for (const auto& run : delta_runs(w)) {
+    const auto& a = w.partition.pieces[run.first];
+    const auto& b = w.partition.pieces[run.last];
+    const auto& sample = w.partition.pieces[run.rep].sample;
+    pieces.push_back({{"lower", algebraic(a.lower)}, {"upper", algebraic(b.upper)}, {"lower_closed", a.lower_closed},
+                      {"upper_closed", b.upper_closed}, {"delta", w.delta[run.rep].to_string(x)},
+                      {"delta_forward", w.directional[run.rep][0].to_string(x)}, {"delta_backward", w.directional[run.rep][1].to_string(x)},
+                      {"sample", sample ? json(to_string(*sample)) : json(nullptr)},
+                      {"delta_at_sample", sample ? json(to_string(w.delta[run.rep].evaluate(*sample))) : json(nullptr)}});
+  }
+  return pieces;
+}
+
+json delta_checks_json(const std::vector<ParametricDeltaSample>& checks) {
+  json out = json::array();
+  for (const auto& c : checks)
+    out.push_back({{"value", to_string(c.value)}, {"lambda", to_string(c.lambda)}, {"delta_forward", to_string(c.forward)},
+                   {"delta_backward", to_string(c.backward)}});
+  return out;
+}
+
+std::string delta_pieces_text(const ParametricSpec& spec, const parametric::PiecewiseDelta& w) {
+  const std::string& x = spec.game.parameter;
+  std::ostringstream os;
+  for (const auto& run : delta_runs(w)) {
+    const auto& a = w.partition.pieces[run.first];
+    const auto& b = w.partition.pieces[run.last];
+    parametric::Piece merged{a.lower, b.upper, a.lower_closed, b.upper_closed, std::nullopt};
+    os << "  " << x << " in " << merged.to_string(x) << ":  " << w.delta[run.rep].to_string(x);
+    if (!(w.directional[run.rep][0] == w.directional[run.rep][1]))
+      os << "   (world 0 vs 1: " << w.directional[run.rep][0].to_string(x) << "; world 1 vs 0: " << w.directional[run.rep][1].to_string(x)
+         << ")";
+    os << "\n";
+  }
+  return os.str();
+}
 }  // namespace
 
 std::string parametric_check_json(const ParametricSpec& spec, const parametric::RationalFunction& lambda,
@@ -34,7 +112,7 @@ std::string parametric_check_json(const ParametricSpec& spec, const parametric::
   r["parameter"] = g.parameter;
   r["range"] = {{"lower", to_string(g.range.lower)}, {"upper", to_string(g.range.upper)},
                 {"lower_open", g.range.lower_open}, {"upper_open", g.range.upper_open}};
-  r["claim"] = {{"lambda", lambda.to_string(g.parameter)}, {"delta", "0"}};
+  r["claim"] = {{"lambda", lambda.to_string(g.parameter)}, {"delta", v.delta_claim.to_string(g.parameter)}};
   r["horizon"] = v.decision.horizon;
   r["adversary"] = "adaptive";
   r["verdict"] = to_string(v.verdict);
@@ -57,6 +135,7 @@ std::string parametric_check_json(const ParametricSpec& spec, const parametric::
       const auto& w = v.witnesses[i];
       GameClaim claim;
       claim.lambda = w.lambda;
+      claim.delta = v.delta_claim.evaluate(w.value);
       e["witness"] = json::parse(check_report_json(spec.instantiate(w.value), spec.source + " at " + g.parameter + " = " + to_string(w.value),
                                                    claim, options.numeric, w.numeric, false));
       e["witness"]["parameter_value"] = to_string(w.value);
@@ -68,8 +147,13 @@ std::string parametric_check_json(const ParametricSpec& spec, const parametric::
   for (const auto& c : v.cross_checks)
     cross.push_back({{"value", to_string(c.value)}, {"lambda", to_string(c.lambda)}, {"verdict", to_string(c.numeric.verdict)}});
   r["cross_checks"] = cross;
+  if (v.worst_delta) {
+    r["worst_delta"] = delta_pieces_json(spec, *v.worst_delta, v.delta_checks);
+    r["delta_checks"] = delta_checks_json(v.delta_checks);
+  }
   r["stats"] = {{"nodes", v.decision.nodes}, {"view_pairs", v.decision.view_pairs}, {"functions", v.decision.functions},
                 {"irreducible_factors", v.decision.partition.distinct_factors}};
+  if (v.worst_delta) r["stats"]["passes"] = v.worst_delta->passes;
   return r.dump();
 }
 
@@ -80,19 +164,28 @@ std::string parametric_check_text(const ParametricSpec& spec, const parametric::
   std::ostringstream os;
   if (v.verdict == Verdict::holds) {
     os << "HOLDS for every " << x << " in " << g.range.to_string() << ": the mechanism is λ(" << x << ")-DP with λ = "
-       << lambda.to_string(x) << " (δ = 0, both directions) against every adaptive adversary up to horizon " << v.decision.horizon << ".\n";
+       << lambda.to_string(x) << " (" << delta_text(spec, v) << ", both directions) against every adaptive adversary up to horizon " << v.decision.horizon << ".\n";
   } else {
     os << "REFUTED for some " << x << " in " << g.range.to_string() << ": the claim λ = " << lambda.to_string(x)
-       << " (δ = 0) fails exactly for " << x << " in\n";
+       << " (" << delta_text(spec, v) << ") fails exactly for " << x << " in\n";
     for (const auto& f : v.decision.failing) os << "  " << f.to_string(x) << "\n";
     const bool some_hold = std::find(v.decision.holds.begin(), v.decision.holds.end(), true) != v.decision.holds.end();
     os << (some_hold ? "and holds for every other " + x + " of the range" : std::string("(the whole range)")) << " (adaptive adversaries, horizon "
        << v.decision.horizon << ").\n";
   }
-  os << "\nProof: " << v.decision.view_pairs << " distinct transcript probability pairs (P₀, P₁), " << v.decision.functions
-     << " distinct functions λ·P₁ − P₀ and λ·P₀ − P₁, signs decided on " << v.decision.partition.pieces.size()
-     << " pieces of the range (certified real-root isolation of " << v.decision.partition.distinct_factors
-     << " irreducible factors; docs/parametric.md).\n";
+  if (v.worst_delta) {
+    os << "\nWorst δ(λ(" << x << ")) over adaptive adversaries (max of both directions), exact on each piece:\n"
+       << delta_pieces_text(spec, *v.worst_delta);
+    os << "\nProof: parametric backward induction (BI-δ) over " << v.decision.nodes << " game nodes (" << v.decision.view_pairs
+       << " leaves); " << v.decision.functions << " distinct functions compared (leaf terms, actions' values, δ⁰ − δ¹, δ − δ^b), signs decided on "
+       << v.decision.partition.pieces.size() << " pieces after " << v.worst_delta->passes << " passes of refinement (certified real-root isolation of "
+       << v.decision.partition.distinct_factors << " irreducible factors; docs/parametric.md).\n";
+  } else {
+    os << "\nProof: " << v.decision.view_pairs << " distinct transcript probability pairs (P₀, P₁), " << v.decision.functions
+       << " distinct functions λ·P₁ − P₀ and λ·P₀ − P₁, signs decided on " << v.decision.partition.pieces.size()
+       << " pieces of the range (certified real-root isolation of " << v.decision.partition.distinct_factors
+       << " irreducible factors; docs/parametric.md).\n";
+  }
   const auto& p = v.decision.partition.pieces;
   if (p.size() > 25) os << "Pieces: " << p.size() << " (listed by --json); the failing intervals above are their union where the claim fails.\n";
   else os << "Pieces:\n";
@@ -103,8 +196,13 @@ std::string parametric_check_text(const ParametricSpec& spec, const parametric::
     const auto& w = v.witnesses[i];
     const Game numeric = spec.instantiate(w.value);
     os << "\nWitness at " << x << " = " << to_string(w.value) << " (λ = " << to_string(w.lambda) << "): the worst adversary reaches δ = "
-       << to_string(w.numeric.delta()) << " > 0\n";
+       << to_string(w.numeric.delta()) << " > " << to_string(v.delta_claim.evaluate(w.value)) << "\n";
     if (w.numeric.witness) os << w.numeric.witness->describe(numeric) << "\n";
+  }
+  if (!v.delta_checks.empty()) {
+    os << "\nCross-check: the numeric engine's δ⁰, δ¹ equal the pieces' functions exactly at " << x << " =";
+    for (const auto& c : v.delta_checks) os << " " << to_string(c.value);
+    os << ".\n";
   }
   if (!v.cross_checks.empty()) {
     os << "\nCross-check: the numeric engine confirms the claim at " << x << " =";
@@ -184,6 +282,49 @@ std::string parametric_ratio_text(const ParametricSpec& spec, const parametric::
   os << "\nProof: " << ratio.view_pairs << " distinct transcript probability pairs, " << ratio.candidates.size()
      << " distinct candidate ratios compared pairwise on " << ratio.partition.pieces.size()
      << " pieces (certified real-root isolation; docs/parametric.md).\n";
+  return os.str();
+}
+
+}  // namespace exactdp
+
+namespace exactdp {
+
+std::string parametric_delta_json(const ParametricSpec& spec, const ParametricDeltaProfile& profile) {
+  const auto& g = spec.game;
+  const auto& w = profile.worst;
+  json r;
+  r["spec"] = spec.source;
+  r["parameter"] = g.parameter;
+  r["range"] = {{"lower", to_string(g.range.lower)}, {"upper", to_string(g.range.upper)},
+                {"lower_open", g.range.lower_open}, {"upper_open", g.range.upper_open}};
+  r["lambda"] = w.lambda.to_string(g.parameter);
+  r["horizon"] = w.horizon;
+  r["adversary"] = "adaptive";
+  r["pieces"] = delta_pieces_json(spec, w, profile.checks);
+  r["cross_checks"] = delta_checks_json(profile.checks);
+  r["stats"] = {{"nodes", w.nodes}, {"leaves", w.leaves}, {"functions", w.functions}, {"pieces", w.partition.pieces.size()},
+                {"passes", w.passes}, {"irreducible_factors", w.partition.distinct_factors}};
+  return r.dump();
+}
+
+std::string parametric_delta_text(const ParametricSpec& spec, const ParametricDeltaProfile& profile) {
+  const auto& g = spec.game;
+  const auto& w = profile.worst;
+  const std::string x = g.parameter;
+  std::ostringstream os;
+  os << "exactdp profile --parametric: " << g.name << " — every adaptive adversary up to horizon " << w.horizon << ", for every " << x
+     << " in " << g.range.to_string() << "\n\n";
+  os << "Approximate DP at λ = " << w.lambda.to_string(x) << ": worst δ(λ(" << x
+     << ")) (max over adversaries and both directions), exact on each piece:\n"
+     << delta_pieces_text(spec, w);
+  os << "\nProof: parametric backward induction (BI-δ) over " << w.nodes << " game nodes; " << w.functions
+     << " distinct functions compared, signs decided on " << w.partition.pieces.size() << " pieces after " << w.passes
+     << " passes of refinement (certified real-root isolation of " << w.partition.distinct_factors << " irreducible factors; docs/parametric.md).\n";
+  if (!profile.checks.empty()) {
+    os << "Cross-check: the numeric engine's δ⁰, δ¹ equal the pieces' functions exactly at " << x << " =";
+    for (const auto& c : profile.checks) os << " " << to_string(c.value);
+    os << ".\n";
+  }
   return os.str();
 }
 

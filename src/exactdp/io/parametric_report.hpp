@@ -23,7 +23,9 @@
 
 namespace exactdp {
 
-/// The JSON report (see the file comment).
+/// The JSON report (see the file comment). For an approximate claim (δ ≠ 0) it also carries
+/// "worst_delta": the pieces of parametric_delta_json, and "delta_checks" (the numeric δ at each
+/// piece's sample).
 std::string parametric_check_json(const ParametricSpec& spec, const parametric::RationalFunction& lambda,
                                   const ParametricCheckOptions& options, const ParametricClaimVerdict& verdict);
 /// The human-readable report, with the numeric witness of each failing interval.
@@ -36,5 +38,16 @@ std::string parametric_check_text(const ParametricSpec& spec, const parametric::
 /// "upper_closed", "ratio": "expression", "sample": "p/q", "ratio_at_sample": "p/q"}], "stats"}.
 std::string parametric_ratio_json(const ParametricSpec& spec, const parametric::PiecewiseRatio& ratio);
 std::string parametric_ratio_text(const ParametricSpec& spec, const parametric::PiecewiseRatio& ratio);
+
+/// `exactdp profile SPEC --parametric --lambda EXPR`: the worst-case δ(λ(r)) as a piecewise rational
+/// function. Pieces with the same (δ⁰, δ¹, δ) functions are merged, and a point piece joins the
+/// piece on its left (δ⁰ and δ¹ are continuous in r — finite sums, maxima and positive parts of
+/// continuous functions — so the left piece's functions take the right value at its end). JSON:
+/// {"spec", "parameter", "range", "lambda", "horizon", "adversary", "pieces": [{"lower": A, "upper":
+/// A, "lower_closed", "upper_closed", "delta": "expression", "delta_forward", "delta_backward",
+/// "sample", "delta_at_sample"}], "cross_checks": [{"value", "lambda", "delta_forward",
+/// "delta_backward"}], "stats"}.
+std::string parametric_delta_json(const ParametricSpec& spec, const ParametricDeltaProfile& profile);
+std::string parametric_delta_text(const ParametricSpec& spec, const ParametricDeltaProfile& profile);
 
 }  // namespace exactdp

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace exactdp::parametric {
@@ -92,6 +93,43 @@ private:
   std::unordered_set<std::string> seen_nodes_, seen_pairs_;
 };
 
+/// Consecutive failing pieces merged into maximal intervals, each with the samples of its open
+/// pieces (or its value, for a lone rational point).
+std::vector<FailingRange> failing_ranges(const std::vector<Piece>& pieces, const std::vector<bool>& holds) {
+  std::vector<FailingRange> out;
+  for (std::size_t k = 0; k < pieces.size(); ++k) {
+    if (holds[k]) continue;
+    const bool extends = k > 0 && !holds[k - 1];
+    if (!extends) {
+      FailingRange f;
+      f.lower = pieces[k].lower;
+      f.lower_closed = pieces[k].lower_closed;
+      out.push_back(f);
+    }
+    FailingRange& f = out.back();
+    f.upper = pieces[k].upper;
+    f.upper_closed = pieces[k].upper_closed;
+    if (!pieces[k].is_point() && pieces[k].sample) f.samples.push_back(*pieces[k].sample);
+  }
+  for (auto& f : out)
+    if (f.samples.empty() && f.lower.is_rational()) f.samples.push_back(f.lower.lower);  // a lone rational point
+  return out;
+}
+
+/// Throws (field @p field) unless @p f is continuous on the range and at least @p least there.
+void require_at_least(const ParametricGame& game, const RationalFunction& f, const Rational& least, const std::string& field,
+                      const std::string& what) {
+  try {
+    sign_partition({f}, game.range, game.parameter);
+  } catch (const Error& e) {
+    throw Error(field, "", f.to_string(game.parameter), e.why());
+  }
+  if (auto r = negative_point(f - RationalFunction(least), game.range, game.parameter))
+    throw Error(field, "", f.to_string(game.parameter),
+                what + " must be at least " + to_string(least) + " on the whole range; at " + game.parameter + " = " + to_string(*r) +
+                    " it is " + to_string(f.evaluate(*r)));
+}
+
 }  // namespace
 
 ViewPairs transcript_probabilities(const ParametricGame& game, unsigned horizon, const ParametricOptions& options) {
@@ -141,23 +179,7 @@ PureForAllResult check_pure_dp_for_all(const ParametricGame& game, const Rationa
   for (std::size_t i = 0; i < functions.size(); ++i)
     for (std::size_t k = 0; k < pieces.size(); ++k)
       if (out.partition.signs[i][k] < 0) out.holds[k] = false;
-  // merge consecutive failing pieces into maximal intervals
-  for (std::size_t k = 0; k < pieces.size(); ++k) {
-    if (out.holds[k]) continue;
-    const bool extends = k > 0 && !out.holds[k - 1];
-    if (!extends) {
-      FailingRange f;
-      f.lower = pieces[k].lower;
-      f.lower_closed = pieces[k].lower_closed;
-      out.failing.push_back(f);
-    }
-    FailingRange& f = out.failing.back();
-    f.upper = pieces[k].upper;
-    f.upper_closed = pieces[k].upper_closed;
-    if (!pieces[k].is_point() && pieces[k].sample) f.samples.push_back(*pieces[k].sample);
-  }
-  for (auto& f : out.failing)
-    if (f.samples.empty() && f.lower.is_rational()) f.samples.push_back(f.lower.lower);  // a lone rational point
+  out.failing = failing_ranges(pieces, out.holds);
   return out;
 }
 
@@ -212,6 +234,279 @@ PiecewiseRatio worst_case_ratio_for_all(const ParametricGame& game, unsigned hor
     if (k > 0 && compare(out.best[k - 1], best, k) == 0) best = out.best[k - 1];
     out.best.push_back(best);
   }
+  return out;
+}
+
+// ---------------------------------------------------------------- δ(λ(r)): parametric BI-δ
+
+namespace {
+
+/// The game tree of the parametric game with equal nodes merged, children before parents: a leaf
+/// keeps its masses (|m₀|, |m₁|), an inner node its actions, each the list of its answers' children.
+struct GameDag {
+  struct Node {
+    std::array<RationalFunction, 2> mass;                 ///< |m₀|, |m₁| (leaves)
+    std::vector<std::vector<std::size_t>> actions;        ///< empty: a leaf
+  };
+  std::vector<Node> nodes;
+  std::size_t root = 0;
+};
+
+/// Builds the merged game tree by the forward recursion of TranscriptSearch (THEOREMS.md A.3).
+class DagBuilder {
+public:
+  DagBuilder(const ParametricGame& game, unsigned horizon, const ParametricOptions& options)
+      : game_(game), horizon_(horizon), options_(options) {}
+
+  GameDag run() {
+    std::array<Belief, 2> root;
+    for (int b = 0; b < 2; ++b)
+      for (const auto& [s, p] : game_.initial[b]) root[b][s] += RationalFunction(p);
+    out_.root = visit(game_.verifier->initial_state(), root, horizon_);
+    return std::move(out_);
+  }
+
+private:
+  static RationalFunction total(const Belief& b) {
+    RationalFunction t;
+    for (const auto& [s, p] : b) t += p;
+    return t;
+  }
+  bool all_halted(const Belief& b) const {
+    for (const auto& [s, p] : b)
+      if (!game_.halted.at(s)) return false;
+    return true;
+  }
+  std::string node_key(VerifierState v, unsigned left, const std::array<Belief, 2>& beliefs) const {
+    std::string k = std::to_string(v) + "|" + std::to_string(left);
+    for (int b = 0; b < 2; ++b) {
+      k += "#";
+      for (const auto& [s, p] : beliefs[b]) k += std::to_string(s) + ":" + p.key() + ";";
+    }
+    return k;
+  }
+
+  std::size_t visit(VerifierState v, const std::array<Belief, 2>& beliefs, unsigned left) {
+    const std::string key = node_key(v, left, beliefs);
+    if (auto it = seen_.find(key); it != seen_.end()) return it->second;
+    if (++expanded_ > options_.max_nodes)
+      throw Error(game_.name, "horizon", std::to_string(horizon_),
+                  "the parametric game has more than " + std::to_string(options_.max_nodes) + " nodes; lower the horizon");
+    GameDag::Node node;
+    const auto& pairs = game_.verifier->allowed(v);
+    // a leaf: no round left, no allowed pair, or halted in both worlds (every further answer is
+    // "halt" with probability 1, which changes no mass)
+    if (left == 0 || pairs.empty() || (all_halted(beliefs[0]) && all_halted(beliefs[1]))) {
+      node.mass = {total(beliefs[0]), total(beliefs[1])};
+    } else {
+      for (std::size_t action = 0; action < pairs.size(); ++action) {
+        const std::array<MessageId, 2> m{pairs[action].world0, pairs[action].world1};
+        std::map<AnswerId, std::array<Belief, 2>> after;
+        for (int b = 0; b < 2; ++b)
+          for (const auto& [s, mass] : beliefs[b]) {
+            const auto& rule = game_.kernel.at(s).at(m[b]);
+            if (!rule)
+              throw Error(game_.name, "/mechanism/states/" + game_.state_names.at(s), game_.messages.at(m[b]),
+                          "the state has no rule for this message");
+            for (const auto& row : *rule) {
+              RationalFunction add = mass * row.probability;
+              if (add.is_zero()) continue;
+              after[row.answer][b][row.next] += add;
+            }
+          }
+        std::vector<std::size_t> children;
+        for (auto& [answer, next] : after) {
+          for (auto& belief : next) std::erase_if(belief, [](const auto& e) { return e.second.is_zero(); });
+          if (next[0].empty() && next[1].empty()) continue;
+          children.push_back(visit(game_.verifier->next(v, action), next, left - 1));
+        }
+        node.actions.push_back(std::move(children));
+      }
+    }
+    out_.nodes.push_back(std::move(node));
+    seen_.emplace(key, out_.nodes.size() - 1);
+    return out_.nodes.size() - 1;
+  }
+
+  const ParametricGame& game_;
+  unsigned horizon_;
+  ParametricOptions options_;
+  GameDag out_;
+  std::uint64_t expanded_ = 0;
+  std::unordered_map<std::string, std::size_t> seen_;
+};
+
+/// The functions whose signs the induction has asked for, and the partition that decides those
+/// known when it was computed. A sign asked for a function not yet decided is recorded as pending.
+class SignOracle {
+public:
+  SignOracle(const ParameterRange& range, std::string variable) : range_(range), variable_(std::move(variable)) {}
+
+  /// Adds @p f to the functions to decide (at the next refinement).
+  void want(const RationalFunction& f) {
+    if (f.is_zero()) return;
+    if (index_.emplace(f.key(), functions_.size()).second) functions_.push_back(f);
+  }
+  /// The sign of @p f on piece @p k, or std::nullopt when the partition does not decide it yet
+  /// (then it is wanted for the next refinement).
+  std::optional<int> sign(const RationalFunction& f, std::size_t k) {
+    if (f.is_zero()) return 0;
+    const auto it = index_.find(f.key());
+    if (it != index_.end() && it->second < decided_) return partition_.signs[it->second][k];
+    if (it == index_.end()) {
+      index_.emplace(f.key(), functions_.size());
+      functions_.push_back(f);
+    }
+    return std::nullopt;
+  }
+  /// True when some function is wanted that the partition does not decide.
+  bool pending() const { return functions_.size() > decided_; }
+  /// Recomputes the partition over every function wanted so far.
+  void refine() {
+    partition_ = sign_partition(functions_, range_, variable_);
+    decided_ = functions_.size();
+  }
+  const SignPartition& partition() const { return partition_; }
+  std::size_t size() const { return functions_.size(); }
+
+private:
+  ParameterRange range_;
+  std::string variable_;
+  std::vector<RationalFunction> functions_;
+  std::unordered_map<std::string, std::size_t> index_;
+  std::size_t decided_ = 0;
+  SignPartition partition_;
+};
+
+/// The maximum of @p candidates on piece @p k, or std::nullopt when a comparison is not decided
+/// (every undecided pairwise difference is then wanted, so that the next partition decides all).
+std::optional<RationalFunction> maximum_on(const std::vector<RationalFunction>& candidates, std::size_t k, SignOracle& oracle) {
+  std::size_t best = 0;
+  bool decided = true;
+  for (std::size_t j = 1; j < candidates.size(); ++j) {
+    const auto s = oracle.sign(candidates[j] - candidates[best], k);
+    if (!s) {
+      decided = false;
+      break;
+    }
+    if (*s > 0) best = j;
+  }
+  if (decided) return candidates[best];
+  for (std::size_t i = 0; i < candidates.size(); ++i)
+    for (std::size_t j = i + 1; j < candidates.size(); ++j) oracle.sign(candidates[j] - candidates[i], k);
+  return std::nullopt;
+}
+
+/// BI-δ (THEOREMS.md B.2) in direction @p b on piece @p k: the value of every node as the rational
+/// function equal to it on the piece, std::nullopt where a comparison below is not decided yet.
+std::optional<RationalFunction> induction_on_piece(const GameDag& dag, const std::vector<std::array<RationalFunction, 2>>& leaf_terms,
+                                                   int b, std::size_t k, SignOracle& oracle) {
+  std::vector<std::optional<RationalFunction>> value(dag.nodes.size());
+  for (std::size_t n = 0; n < dag.nodes.size(); ++n) {
+    const auto& node = dag.nodes[n];
+    if (node.actions.empty()) {
+      // (|m_b| − λ·|m_{1−b}|)⁺
+      const RationalFunction& term = leaf_terms[n][b];
+      const auto s = oracle.sign(term, k);
+      if (s) value[n] = *s > 0 ? term : RationalFunction();
+      continue;
+    }
+    std::vector<RationalFunction> sums;
+    bool known = true;
+    for (const auto& children : node.actions) {
+      RationalFunction sum;
+      for (std::size_t c : children) {
+        if (!value[c]) {
+          known = false;
+          break;
+        }
+        sum += *value[c];
+      }
+      if (!known) break;
+      sums.push_back(std::move(sum));
+    }
+    if (known) value[n] = maximum_on(sums, k, oracle);
+  }
+  return value[dag.root];
+}
+
+}  // namespace
+
+PiecewiseDelta worst_case_delta_for_all(const ParametricGame& game, const RationalFunction& lambda, unsigned horizon,
+                                        const ParametricOptions& options, const std::vector<RootComparison>& comparisons,
+                                        std::vector<std::vector<int>>* comparison_signs) {
+  require_at_least(game, lambda, 0, "--lambda", "λ");
+  if (!game.verifier) throw Error(game.name, "neighbours", "", "the game has no verifier");
+  if (horizon == 0) throw Error(game.name, "horizon", "0", "the horizon must be at least 1");
+  if (game.max_horizon && horizon > *game.max_horizon)
+    throw Error(game.name, "max_horizon", std::to_string(*game.max_horizon),
+                "the spec is exact only up to this horizon; " + std::to_string(horizon) + " rounds were asked");
+  PiecewiseDelta out;
+  out.horizon = horizon;
+  out.lambda = lambda;
+  const GameDag dag = DagBuilder(game, horizon, options).run();
+  out.nodes = dag.nodes.size();
+  // the leaves' terms m_b − λ·m_{1−b}, whose positive parts are taken
+  std::vector<std::array<RationalFunction, 2>> leaf_terms(dag.nodes.size());
+  SignOracle oracle(game.range, game.parameter);
+  for (std::size_t n = 0; n < dag.nodes.size(); ++n) {
+    if (!dag.nodes[n].actions.empty()) continue;
+    ++out.leaves;
+    const auto& m = dag.nodes[n].mass;
+    leaf_terms[n] = {m[0] - lambda * m[1], m[1] - lambda * m[0]};
+    for (const auto& t : leaf_terms[n]) oracle.want(t);
+  }
+  // refine until one pass decides every comparison on every piece; each pass decides at least one
+  // more level of the tree (a decided sign stays decided on the sub-pieces of a refinement), and
+  // the root comparisons take one more
+  const unsigned max_passes = horizon + 3;
+  for (;;) {
+    oracle.refine();
+    ++out.passes;
+    const auto& pieces = oracle.partition().pieces;
+    out.directional.assign(pieces.size(), {});
+    out.delta.assign(pieces.size(), {});
+    if (comparison_signs) comparison_signs->assign(comparisons.size(), std::vector<int>(pieces.size(), 0));
+    for (std::size_t k = 0; k < pieces.size(); ++k) {
+      const auto d0 = induction_on_piece(dag, leaf_terms, 0, k, oracle);
+      const auto d1 = induction_on_piece(dag, leaf_terms, 1, k, oracle);
+      if (!d0 || !d1) continue;
+      out.directional[k] = {*d0, *d1};
+      const auto larger = maximum_on({*d0, *d1}, k, oracle);
+      if (larger) out.delta[k] = *larger;
+      for (std::size_t c = 0; c < comparisons.size(); ++c) {
+        const auto s = oracle.sign(comparisons[c](out.directional[k]), k);
+        if (s && comparison_signs) (*comparison_signs)[c][k] = *s;
+      }
+    }
+    if (!oracle.pending()) break;
+    if (out.passes >= max_passes)
+      throw Error(game.name, "", "", "internal: the parametric backward induction did not settle after " + std::to_string(out.passes) + " passes");
+  }
+  out.partition = oracle.partition();
+  out.functions = oracle.size();
+  return out;
+}
+
+PureForAllResult check_approximate_dp_for_all(const ParametricGame& game, const RationalFunction& lambda, const RationalFunction& delta,
+                                              unsigned horizon, const ParametricOptions& options, PiecewiseDelta* worst) {
+  require_at_least(game, lambda, 1, "--lambda", "λ");
+  require_at_least(game, delta, 0, "--delta", "δ");
+  require_at_least(game, RationalFunction(1) - delta, 0, "--delta", "1 − δ");
+  std::vector<std::vector<int>> signs;
+  const std::vector<RootComparison> claim = {[&](const std::array<RationalFunction, 2>& d) { return delta - d[0]; },
+                                             [&](const std::array<RationalFunction, 2>& d) { return delta - d[1]; }};
+  PiecewiseDelta w = worst_case_delta_for_all(game, lambda, horizon, options, claim, &signs);
+  PureForAllResult out;
+  out.horizon = horizon;
+  out.partition = w.partition;
+  out.nodes = w.nodes;
+  out.view_pairs = w.leaves;
+  out.functions = w.functions;
+  out.holds.assign(out.partition.pieces.size(), true);
+  for (std::size_t k = 0; k < out.holds.size(); ++k) out.holds[k] = signs[0][k] >= 0 && signs[1][k] >= 0;
+  out.failing = failing_ranges(out.partition.pieces, out.holds);
+  if (worst) *worst = std::move(w);
   return out;
 }
 

@@ -23,6 +23,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -83,8 +84,9 @@ struct FailingRange {
   std::string to_string(std::string_view variable = "r") const;
 };
 
-/// The claim "λ(r)-DP, both directions, against every adaptive adversary up to the horizon" for
-/// every r of the range at once.
+/// A claim — "λ(r)-DP" (check_pure_dp_for_all) or "(ln λ(r), δ(r))-DP"
+/// (check_approximate_dp_for_all), both directions, against every adaptive adversary up to the
+/// horizon — decided for every r of the range at once.
 struct PureForAllResult {
   unsigned horizon = 0;
   SignPartition partition;      ///< the range split where some g_t changes sign
@@ -99,6 +101,54 @@ struct PureForAllResult {
 /// rational function continuous on the range; throws exactdp::Error (field "lambda") otherwise.
 PureForAllResult check_pure_dp_for_all(const ParametricGame& game, const RationalFunction& lambda, unsigned horizon,
                                        const ParametricOptions& options = {});
+
+/// The worst-case hockey-stick divergence δ(λ(r)) for every r of the range, as a piecewise rational
+/// function (issue 19 item 3; docs/parametric.md, "Approximate DP for all r").
+///
+/// **The lemma used** (docs/parametric.md, "Lemma (δ(λ) for all r)"). BI-δ (THEOREMS.md B.2) at a
+/// fixed r is a finite expression in the node masses built from sums, maxima and positive parts.
+/// Over rational functions of r it is one fixed rational function on every interval where each
+/// comparison it makes — the sign of m₀ − λm₁ (resp. m₁ − λm₀) at a leaf, of the difference of
+/// two actions' values at a node, of δ⁰ − δ¹ at the root — has a constant sign. The backward
+/// induction is run piece by piece on a certified sign partition (parametric/real_roots.hpp); a
+/// comparison whose function is not yet in the partition is added and the partition refined
+/// (refinement keeps every decided sign, so each pass decides at least one more level of the game
+/// tree: at most horizon + 2 passes).
+struct PiecewiseDelta {
+  unsigned horizon = 0;
+  RationalFunction lambda;
+  SignPartition partition;  ///< the final partition (every comparison of the induction has one sign per piece)
+  /// per piece: {δ⁰, δ¹} — sup over adaptive adversaries of H_λ(V₀‖V₁) and of H_λ(V₁‖V₀) — as the
+  /// rational functions equal to them on the piece
+  std::vector<std::array<RationalFunction, 2>> directional;
+  std::vector<RationalFunction> delta;  ///< per piece: max(δ⁰, δ¹), the function equal to it on the piece
+  std::uint64_t nodes = 0;              ///< game nodes (after merging equal nodes)
+  std::size_t leaves = 0;               ///< leaf nodes (transcripts, merged)
+  std::size_t functions = 0;            ///< distinct functions whose signs were decided
+  unsigned passes = 0;                  ///< refinements of the partition until every comparison was decided
+};
+
+/// Extra comparisons decided with the induction: functions of the root values δ⁰, δ¹ whose sign
+/// is wanted on every piece (e.g. δ_claim − δ^b). Each is given δ⁰ and δ¹ on a piece and returns
+/// the function whose sign is wanted.
+using RootComparison = std::function<RationalFunction(const std::array<RationalFunction, 2>&)>;
+
+/// δ(λ(r)) = max(δ⁰, δ¹) for every r of game.range by parametric backward induction (see
+/// PiecewiseDelta). λ must be a rational function continuous and ≥ 0 on the range (exactdp::Error,
+/// field "--lambda", otherwise). @p comparisons: extra root comparisons whose signs are decided on
+/// the final partition (returned in @p comparison_signs[i][piece] when not null).
+PiecewiseDelta worst_case_delta_for_all(const ParametricGame& game, const RationalFunction& lambda, unsigned horizon,
+                                        const ParametricOptions& options = {}, const std::vector<RootComparison>& comparisons = {},
+                                        std::vector<std::vector<int>>* comparison_signs = nullptr);
+
+/// The claim "(ln λ(r), δ(r))-DP, both directions, against every adaptive adversary up to the
+/// horizon" for every r of the range: holds on a piece iff δ_claim − δ⁰ ≥ 0 and δ_claim − δ¹ ≥ 0
+/// there (signs decided on the partition of worst_case_delta_for_all). λ must be continuous and
+/// ≥ 1 on the range, δ_claim continuous and in [0, 1] (exactdp::Error otherwise). @p worst receives
+/// the piecewise δ(λ(r)) (its partition is the result's).
+PureForAllResult check_approximate_dp_for_all(const ParametricGame& game, const RationalFunction& lambda,
+                                              const RationalFunction& delta, unsigned horizon, const ParametricOptions& options = {},
+                                              PiecewiseDelta* worst = nullptr);
 
 /// The worst-case pure-DP ratio as a piecewise rational function of the parameter: on each piece
 /// of the range, the largest of the candidate ratios P₀(t)/P₁(t) and P₁(t)/P₀(t) over the
