@@ -21,9 +21,11 @@ int ParametricField::sign(const Value& x) {
   if (x.is_zero()) return 0;
   if (x.is_constant()) return sgn(x.evaluate(Rational(0)));
   // the closed forms ask for the signs of few distinct functions (the noise parameters, the bases)
-  thread_local std::unordered_map<std::string, int> known;
-  const std::string key = x.key();
-  if (auto it = known.find(key); it != known.end()) return it->second;
+  struct Hash {
+    std::size_t operator()(const Value& f) const { return f.hash(); }
+  };
+  thread_local std::unordered_map<Value, int, Hash> known;
+  if (auto it = known.find(x); it != known.end()) return it->second;
   const SignPartition p = sign_partition({x}, open_unit_interval());
   const int s = p.signs[0].front();
   for (int t : p.signs[0])
@@ -31,7 +33,7 @@ int ParametricField::sign(const Value& x) {
       throw Error("parametric::ParametricField", "", x.to_string("r"),
                   "the sign of this quantity is not the same for every r in (0, 1): the closed form would need a case split on r");
   if (known.size() > 4096) known.clear();
-  known.emplace(key, s);
+  known.emplace(x, s);
   return s;
 }
 

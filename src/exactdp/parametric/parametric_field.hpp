@@ -34,9 +34,9 @@ struct ParametricField {
   /// The sign of @p x for every r in (0, 1); throws exactdp::Error when it is not one sign there.
   static int sign(const Value& x);
   /// A fixed total order (by canonical key; not the order of values).
-  static bool before(const Value& a, const Value& b) { return a.key() < b.key(); }
+  static bool before(const Value& a, const Value& b) { return canonical_less(a, b); }
   static Value power(const Value& x, long k) { return x.pow(k); }
-  static std::size_t hash(const Value& x) { return std::hash<std::string>{}(x.key()); }
+  static std::size_t hash(const Value& x) { return x.hash(); }
   static std::string show(const Value& x) { return x.to_string("r"); }
   static bool prints_negative(const Value&) { return false; }
 };
