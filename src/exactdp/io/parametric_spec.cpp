@@ -275,6 +275,12 @@ ParametricSpec parse_parametric_library_spec(const io::JsonReader& r, const Json
       r.fail(pointer, text, e.why());
     }
     uses_parameter = uses_parameter || !f.is_constant();
+    try {  // DLap(f(r)) for every r of the range, before the spec is instantiated at any point
+      library::check_noise_parameter_for_all(key, f, d.range, d.name);
+    } catch (const Error& e) {
+      if (e.field() == "range") r.fail("/parameters/" + io::pointer_segment(d.name), d.range.to_string(), e.why());
+      r.fail(pointer, text, e.why());
+    }
     out.expressions.emplace_back(pointer, f);
   }
   if (!uses_parameter)

@@ -3,6 +3,7 @@
 #include "exactdp/library/library_parametric.hpp"
 
 #include "exactdp/core/error.hpp"
+#include "exactdp/library/parametric_detail.hpp"
 
 #include <algorithm>
 
@@ -23,6 +24,11 @@ RationalFunction noise_parameter(const LibraryArguments& a, const std::string& k
 }
 
 }  // namespace
+
+void check_noise_parameter_for_all(const std::string& field, const parametric::RationalFunction& f, const parametric::ParameterRange& range,
+                                   const std::string& parameter) {
+  detail::check_noise_for_all("library", field.c_str(), f, range, parameter);
+}
 
 const std::vector<std::pair<std::string, std::vector<std::string>>>& parametric_library_entries() {
   static const std::vector<std::pair<std::string, std::vector<std::string>>> entries{{"svt-counter", {"r_threshold", "r_query"}},

@@ -56,6 +56,13 @@ parametric::ParametricGame make_parametric_library_game(const std::string& name,
                                                         const parametric::ParameterRange& range, unsigned horizon = 0,
                                                         const std::string& name_field = "name");
 
+/// Refuses a noise parameter @p f that is not strictly between 0 and 1 for every value of @p range,
+/// or a range not inside (0, 1): exactdp::Error(where, @p field, f, why naming a rational point
+/// where it fails); the field is "range" for the range. The builders above call it; a front end may
+/// call it first to report against the file.
+void check_noise_parameter_for_all(const std::string& field, const parametric::RationalFunction& f, const parametric::ParameterRange& range,
+                                   const std::string& parameter);
+
 /// The names of the library mechanisms make_parametric_library_game accepts, and for each the
 /// parameters that may be expressions in the declared parameter.
 const std::vector<std::pair<std::string, std::vector<std::string>>>& parametric_library_entries();
