@@ -51,7 +51,12 @@ parametric::ParametricGame binary_tree_counter_for_all(unsigned height, const pa
 /// read as by make_library_game. Throws exactdp::Error naming args.where(), the parameter's path and
 /// its value: an unknown or non-parametric name, a malformed expression, a noise parameter outside
 /// (0, 1) somewhere on the range.
-/// @param horizon  the game's horizon (0: the mechanism's default)
+/// @param name        the library name ("svt-counter" or "tree-counter")
+/// @param args        its parameters as written
+/// @param parameter   the declared parameter's name (e.g. "r")
+/// @param range       the declared range of the parameter
+/// @param horizon     the game's horizon (0: the mechanism's default)
+/// @param name_field  the path of the name in the source, for the unknown-name error
 parametric::ParametricGame make_parametric_library_game(const std::string& name, const LibraryArguments& args, const std::string& parameter,
                                                         const parametric::ParameterRange& range, unsigned horizon = 0,
                                                         const std::string& name_field = "name");
