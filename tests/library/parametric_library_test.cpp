@@ -149,7 +149,7 @@ RC_GTEST_PROP(ParametricSvt, VerdictAgreesWithTheNumericEngineInEachRegion, ()) 
   }
 }
 
-TEST(ParametricSvt, FiveQueriesHoldForEveryR) {
+TEST(ParametricSvt, HoldsForEveryRAtHorizonThree) {
   // HSV L7.4 with cutoff 1: ε_τ + 2ε_ν, i.e. λ = 1/(r_threshold·r_query²) = 1/r³ for every r,
   // here decided for every r at once at horizon 3 (the bench target runs horizon 5)
   const ParametricSpec spec = parse_parametric_spec(svt_spec(3, "r", "r"), "svt3");
