@@ -157,3 +157,52 @@ def test_profile_parametric_delta_pieces():
     # a δ above 1 or below 0 is refused, naming the flag
     bad = run("check", RR, "--lambda", "2", "--delta", "r-3/4", "--for-all", "r", expect=2)
     assert "--delta" in bad.stderr and "δ must be at least 0" in bad.stderr
+
+
+def svt_counter_spec(tmp_path, horizon):
+    # the library's svt-counter with both noise parameters equal to the spec's parameter
+    spec = {"format": "exactdp/1", "name": "svt", "horizon": horizon,
+            "parameters": {"r": {"interval": ["0", "1"], "open": True}},
+            "mechanism": {"type": "library", "name": "svt-counter",
+                          "params": {"r_threshold": "r", "r_query": "r", "thresholds": [0, 1, 2]}}}
+    path = tmp_path / "svt.json"
+    path.write_text(json.dumps(spec))
+    return path
+
+
+def test_library_svt_counter_for_every_r(tmp_path):
+    # HSV L7.4 with cutoff 1: 1/(r_threshold·r_query²) = 1/r³ for every r
+    p = run("check", svt_counter_spec(tmp_path, 2), "--lambda", "1/r^3", "--for-all", "r")
+    assert p.stdout.startswith("HOLDS for every r in (0, 1)")
+
+
+def test_library_svt_counter_refuted_with_witness(tmp_path):
+    # a constant λ = 3 fails for small r (the worst ratio grows like 1/r); the witness at a rational
+    # point of the failing interval is the numeric engine's, described on the game it ran on, and
+    # its δ is exactly the numeric check's on the spec written with that r
+    path = svt_counter_spec(tmp_path, 2)
+    p = run("check", path, "--lambda", "3", "--for-all", "r", "--json", expect=1)
+    r = json.loads(p.stdout)
+    [f] = r["failing"]
+    assert f["lower"] == {"rational": "0"} and "polynomial" in f["upper"]
+    w = f["witness"]
+    at = w["parameter_value"]
+    spec = json.loads(path.read_text())
+    del spec["parameters"]
+    spec["mechanism"]["params"].update({"r_threshold": at, "r_query": at})
+    inst = tmp_path / "inst.json"
+    inst.write_text(json.dumps(spec))
+    numeric = json.loads(run("check", inst, "--lambda", "3", "--json", expect=1).stdout)
+    assert w["delta"] == numeric["delta"]
+    text = run("check", path, "--lambda", "3", "--for-all", "r", expect=1).stdout
+    assert f"Witness at r = {at}" in text and "adversary" in text
+
+
+def test_library_parameter_errors_name_the_pointer(tmp_path):
+    path = svt_counter_spec(tmp_path, 2)
+    spec = json.loads(path.read_text())
+    spec["mechanism"]["params"]["r_query"] = "2*r"
+    path.write_text(json.dumps(spec))
+    p = run("check", path, "--lambda", "3", "--for-all", "r", expect=2)
+    assert 'field "/mechanism/params/r_query": value "2*r"' in p.stderr
+    assert "at r = 1/2" in p.stderr

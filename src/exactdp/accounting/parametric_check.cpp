@@ -15,7 +15,8 @@ ParametricSamplePoint run_numeric(const std::function<Game(const Rational&)>& in
   claim.delta = 0;
   ClaimCheckOptions o = options;
   o.engine.horizon = horizon;
-  s.numeric = check_claim(instantiate(r), claim, o);
+  s.game = instantiate(r);
+  s.numeric = check_claim(s.game, claim, o);
   return s;
 }
 

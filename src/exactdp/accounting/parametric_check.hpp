@@ -27,6 +27,10 @@ struct ParametricSamplePoint {
   Rational value;         ///< the parameter's value
   Rational lambda;        ///< λ(value)
   ClaimVerdict numeric;   ///< check_claim at (value, λ(value), δ = 0)
+  /// The game check_claim ran on (its witness names states and answers of this very game: a
+  /// library mechanism explores its states on demand, so a game built again at the same value is
+  /// not interchangeable with it).
+  Game game;
 };
 
 /// The numeric engine's worst-case δ at one rational sample of a piece, equal (checked exactly) to

@@ -136,7 +136,7 @@ std::string parametric_check_json(const ParametricSpec& spec, const parametric::
       GameClaim claim;
       claim.lambda = w.lambda;
       claim.delta = v.delta_claim.evaluate(w.value);
-      e["witness"] = json::parse(check_report_json(spec.instantiate(w.value), spec.source + " at " + g.parameter + " = " + to_string(w.value),
+      e["witness"] = json::parse(check_report_json(w.game, spec.source + " at " + g.parameter + " = " + to_string(w.value),
                                                    claim, options.numeric, w.numeric, false));
       e["witness"]["parameter_value"] = to_string(w.value);
     }
@@ -194,10 +194,9 @@ std::string parametric_check_text(const ParametricSpec& spec, const parametric::
        << ": " << (v.decision.holds[k] ? "holds" : "FAILS") << "\n";
   for (std::size_t i = 0; i < v.witnesses.size(); ++i) {
     const auto& w = v.witnesses[i];
-    const Game numeric = spec.instantiate(w.value);
     os << "\nWitness at " << x << " = " << to_string(w.value) << " (λ = " << to_string(w.lambda) << "): the worst adversary reaches δ = "
        << to_string(w.numeric.delta()) << " > " << to_string(v.delta_claim.evaluate(w.value)) << "\n";
-    if (w.numeric.witness) os << w.numeric.witness->describe(numeric) << "\n";
+    if (w.numeric.witness) os << w.numeric.witness->describe(w.game) << "\n";
   }
   if (!v.delta_checks.empty()) {
     os << "\nCross-check: the numeric engine's δ⁰, δ¹ equal the pieces' functions exactly at " << x << " =";

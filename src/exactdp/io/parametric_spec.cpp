@@ -3,8 +3,10 @@
 #include "exactdp/core/error.hpp"
 #include "exactdp/io/json_reader.hpp"
 #include "exactdp/io/spec_file.hpp"
+#include "exactdp/library/library_parametric.hpp"
 #include "exactdp/parametric/real_roots.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <fstream>
 #include <map>
@@ -93,6 +95,16 @@ Rational nonzero_point(const RationalFunction& f, const ParameterRange& range, c
   throw Error("parametric", "", f.to_string(name), "internal: a non-zero function vanishes on the whole range");
 }
 
+/// The point of the range where the ordinary strict loader checks the structure: the simplest
+/// rational inside it.
+Rational reference_point(const ParameterRange& range) {
+  const Rational reference = parametric::simplest_rational_between(range.lower_open ? range.lower : range.lower - 1,
+                                                                    range.upper_open ? range.upper : range.upper + 1);
+  return range.contains(reference) ? reference : (range.lower + range.upper) / 2;
+}
+
+ParametricSpec parse_parametric_library_spec(const io::JsonReader& r, const Json& doc, const Declared& d, const std::string& source);
+
 }  // namespace
 
 bool is_parametric_spec_text(std::string_view text) {
@@ -130,8 +142,11 @@ ParametricSpec parse_parametric_spec(std::string_view text, const std::string& s
   const Declared d = read_parameters(r, doc);
   const Json& m = r.object(r.member(doc, "", "mechanism"), "/mechanism");
   const std::string type = r.string(r.member(m, "/mechanism", "type"), "/mechanism/type");
+  if (type == "library") return parse_parametric_library_spec(r, doc, d, source);
   if (type != "table")
-    r.fail("/mechanism/type", type, "parameters are supported in table mechanisms only (this version; docs/parametric.md)");
+    r.fail("/mechanism/type", type,
+           "parameters are supported in table mechanisms and in the library mechanisms svt-counter and tree-counter only (this "
+           "version; docs/parametric.md)");
 
   ParametricSpec out;
   out.source = source;
@@ -169,9 +184,7 @@ ParametricSpec parse_parametric_spec(std::string_view text, const std::string& s
   out.game.name = doc.contains("name") && doc["name"].is_string() ? doc["name"].get<std::string>() : source;
   out.game.parameter = d.name;
   out.game.range = d.range;
-  const Rational reference = parametric::simplest_rational_between(
-      d.range.lower_open ? d.range.lower : d.range.lower - 1, d.range.upper_open ? d.range.upper : d.range.upper + 1);
-  const Rational point = d.range.contains(reference) ? reference : (d.range.lower + d.range.upper) / 2;
+  const Rational point = reference_point(d.range);
   out.reference_value = point;
   const Game numeric = out.instantiate(point);
   const auto* table = dynamic_cast<const TableMechanism*>(numeric.mechanism.get());
@@ -226,6 +239,68 @@ ParametricSpec parse_parametric_spec(std::string_view text, const std::string& s
     for (const auto& [s, mass] : numeric.initial[b]) out.game.initial[b].push_back({ids.at(table->state_name(s)), mass});
   return out;
 }
+
+namespace {
+
+/// `"mechanism": {"type": "library", "name": ..., "params": {...}}` with noise parameters written
+/// as expressions in the declared parameter (library/library_parametric.hpp): the game is the
+/// library's parametric twin of the mechanism; the structure and every other parameter are checked
+/// by the ordinary loader on the spec instantiated at a point of the range.
+ParametricSpec parse_parametric_library_spec(const io::JsonReader& r, const Json& doc, const Declared& d, const std::string& source) {
+  const Json& m = doc["mechanism"];
+  const std::string name = r.string(r.member(m, "/mechanism", "name"), "/mechanism/name");
+  const auto& entries = library::parametric_library_entries();
+  const auto entry = std::find_if(entries.begin(), entries.end(), [&](const auto& e) { return e.first == name; });
+  if (entry == entries.end()) {
+    std::string known;
+    for (const auto& e : entries) known += (known.empty() ? "" : ", ") + e.first;
+    r.fail("/mechanism/name", name, "this library mechanism does not take a parameter (this version; mechanisms that do: " + known + ")");
+  }
+  const Json no_params = Json::object();
+  const Json& params = m.contains("params") ? m["params"] : no_params;
+  r.object(params, "/mechanism/params");
+  ParametricSpec out;
+  out.source = source;
+  out.document = doc.dump();
+  // the noise parameters written as strings may be expressions in the parameter
+  bool uses_parameter = false;
+  for (const std::string& key : entry->second) {
+    const std::string pointer = "/mechanism/params/" + io::pointer_segment(key);
+    if (!params.contains(key) || !params[key].is_string()) continue;
+    const std::string text = params[key].get<std::string>();
+    RationalFunction f;
+    try {
+      f = parametric::parse_rational_function(text, d.name, key);
+    } catch (const Error& e) {
+      r.fail(pointer, text, e.why());
+    }
+    uses_parameter = uses_parameter || !f.is_constant();
+    try {  // DLap(f(r)) for every r of the range, before the spec is instantiated at any point
+      library::check_noise_parameter_for_all(key, f, d.range, d.name);
+    } catch (const Error& e) {
+      if (e.field() == "range") r.fail("/parameters/" + io::pointer_segment(d.name), d.range.to_string(), e.why());
+      r.fail(pointer, text, e.why());
+    }
+    out.expressions.emplace_back(pointer, f);
+  }
+  if (!uses_parameter)
+    r.fail("/mechanism/params", io::shown(params),
+           "no noise parameter of this mechanism uses the declared parameter " + d.name + " (write e.g. \"" + entry->second.front() +
+               "\": \"" + d.name + "\")");
+  out.reference_value = reference_point(d.range);
+  out.game.range = d.range;
+  out.game.parameter = d.name;
+  // the structure and the other parameters by the ordinary strict loader at one point, then the
+  // parametric twin up to the same horizon (a spec's horizon overrides the mechanism's default)
+  const Game numeric = out.instantiate(out.reference_value);
+  out.game = library::make_parametric_library_game(name, io::read_library_arguments(r, params, "/mechanism/params"), d.name, d.range,
+                                                   numeric.horizon, "/mechanism/name");
+  out.game.name = doc.contains("name") && doc["name"].is_string() ? doc["name"].get<std::string>() : out.game.name;
+  out.game.world_names = numeric.world_names;
+  return out;
+}
+
+}  // namespace
 
 ParametricSpec load_parametric_spec_file(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);

@@ -4,6 +4,9 @@
 #include "exactdp/mechanism/interactive.hpp"
 #include "exactdp/library/library.hpp"
 #include "exactdp/library/library_detail.hpp"
+#include "exactdp/library/library_parametric.hpp"
+#include "exactdp/library/parametric_detail.hpp"
+#include "exactdp/noise/dlap_closed_form.hpp"
 #include "exactdp/mechanism/noninteractive.hpp"
 
 #include <memory>
@@ -56,6 +59,49 @@ std::string show_vector(const CounterState& s) {
   return out + "]";
 }
 
+/// One outcome of a counter step over the field policy F.
+template <class F>
+struct CounterOutcome {
+  typename F::Value probability;
+  std::string answer;
+  CounterState next;
+};
+
+/// The binary-tree counter's step (written once over the field policy F: the numeric mechanism
+/// and its parametric twin run it). State {t, slot_0, …, slot_h} after t steps. Level ℓ's slot
+/// holds, when bit ℓ of t is 1, the clamped noisy value of the last completed level-ℓ node with
+/// odd index (the one the outputs of times with bit ℓ set use), and when bit ℓ of t is 0, the
+/// exact partial sum of the odd-index level-ℓ node containing t + 1. Even-index nodes are never
+/// used by an output and never drawn.
+template <class F>
+std::vector<CounterOutcome<F>> tree_counter_step(const CounterState& s, const std::string& m, unsigned height, const typename F::Value& r,
+                                                 long max_input, long clamp) {
+  using V = typename F::Value;
+  const long steps = 1L << height;
+  if (s == counter_halted) return {{V(1), halt_answer, s}};
+  const long x = std::stol(m), t = s[0], now = t + 1;
+  CounterState next = s;
+  next[0] = now;
+  for (unsigned l = 0; l <= height; ++l)
+    if (((t >> l) & 1) == 0) next[l + 1] += x;
+  unsigned done = 0;  // the level of the used node completing at `now`: the 2-adic valuation
+  while (((now >> done) & 1) == 0) ++done;
+  const long exact = next[done + 1];
+  for (unsigned l = 0; l < done; ++l) next[l + 1] = 0;  // fresh partial sums
+  const long hi = max_input * (1L << done) + clamp;
+  std::vector<CounterOutcome<F>> out;
+  // the node's noisy value clamped to [−clamp, hi] (B.14): the closed form of noise/dlap_closed_form.hpp
+  for (auto& [k, mass] : noise::clamped_dlap_masses<F>(r, exact, -clamp, hi)) {
+    CounterState n = next;
+    n[done + 1] = k;
+    long answer = 0;
+    for (unsigned l = 0; l <= height; ++l)
+      if ((now >> l) & 1) answer += n[l + 1];
+    out.push_back({std::move(mass), std::to_string(answer), now == steps ? counter_halted : n});
+  }
+  return out;
+}
+
 }  // namespace
 
 Game binary_tree_counter(unsigned height, const Rational& r, long max_input, long clamp) {
@@ -63,38 +109,33 @@ Game binary_tree_counter(unsigned height, const Rational& r, long max_input, lon
   require(height <= 6, where, "height", Rational(height), "must be between 0 and 6 (T = 2^height at most 64)");
   check_counter(where, r, max_input, clamp);
   const long steps = 1L << height;
-  // State {t, slot_0, …, slot_h} after t steps. Level ℓ's slot holds, when bit ℓ of t is 1, the
-  // clamped noisy value of the last completed level-ℓ node with odd index (the one the outputs
-  // of times with bit ℓ set use), and when bit ℓ of t is 0, the exact partial sum of the odd-index
-  // level-ℓ node containing t + 1. Even-index nodes are never used by an output and never drawn.
-  auto step = [=](const CounterState& s, const std::string& m) -> std::vector<Outcome<CounterState>> {
-    if (s == counter_halted) return {{Rational(1), halt_answer, s}};
-    const long x = std::stol(m), t = s[0], now = t + 1;
-    CounterState next = s;
-    next[0] = now;
-    for (unsigned l = 0; l <= height; ++l)
-      if (((t >> l) & 1) == 0) next[l + 1] += x;
-    unsigned done = 0;  // the level of the used node completing at `now`: the 2-adic valuation
-    while (((now >> done) & 1) == 0) ++done;
-    const long exact = next[done + 1];
-    for (unsigned l = 0; l < done; ++l) next[l + 1] = 0;  // fresh partial sums
-    const long hi = max_input * (1L << done) + clamp;
+  auto step = [=](const CounterState& s, const std::string& m) {
     std::vector<Outcome<CounterState>> out;
-    const Dist<long> noisy = discrete_laplace(r, exact, -clamp, hi);
-    for (long k : noisy.support()) {
-      CounterState n = next;
-      n[done + 1] = k;
-      long answer = 0;
-      for (unsigned l = 0; l <= height; ++l)
-        if ((now >> l) & 1) answer += n[l + 1];
-      out.push_back({noisy.mass(k), std::to_string(answer), now == steps ? counter_halted : n});
-    }
+    for (auto& o : tree_counter_step<noise::RationalField>(s, m, height, r, max_input, clamp))
+      out.push_back({std::move(o.probability), std::move(o.answer), std::move(o.next)});
     return out;
   };
   auto mech = std::make_shared<LambdaMechanism<CounterState, detail::VectorHash>>(
       "binary-tree counter(T=" + std::to_string(steps) + ", r=" + to_string(r) + ")", input_messages(max_input), step, show_vector);
   const StateId start = mech->state_id(CounterState(height + 2, 0));
   return continual(mech, start, max_input, static_cast<unsigned>(steps));
+}
+
+parametric::ParametricGame binary_tree_counter_for_all(unsigned height, const parametric::RationalFunction& r, long max_input, long clamp,
+                                                       const parametric::ParameterRange& range, const std::string& parameter) {
+  const char* where = "library::binary_tree_counter_for_all";
+  require(height <= 6, where, "height", Rational(height), "must be between 0 and 6 (T = 2^height at most 64)");
+  check_counter(where, Rational(1, 2), max_input, clamp);  // the integer parameters (r is checked for every value below)
+  detail::check_noise_for_all(where, "r", r, range, parameter);
+  using parametric::ParametricField;
+  auto step = [=](const CounterState& s, const std::string& m) { return tree_counter_step<ParametricField>(s, m, height, r, max_input, clamp); };
+  const long steps = 1L << height;
+  parametric::ParametricGame g = detail::explore_parametric_game<CounterState, detail::VectorHash>(
+      "binary-tree counter(T=" + std::to_string(steps) + ", r=" + r.to_string(parameter) + ")", CounterState(height + 2, 0),
+      input_messages(max_input), event_level(max_input), static_cast<unsigned>(steps), step, show_vector);
+  g.parameter = parameter;
+  g.range = range;
+  return g;
 }
 
 Game noisy_increments_counter(unsigned steps, const Rational& r, long max_input, long clamp) {

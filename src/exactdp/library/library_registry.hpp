@@ -43,6 +43,9 @@ public:
   /// @param key       the parameter name
   /// @param fallback  the value when the parameter is absent
   Rational rational(const std::string& key, const Rational& fallback) const;
+  /// A required scalar parameter's text as written (for parameters read by another grammar, e.g.
+  /// an expression in a spec's declared parameter).
+  const std::string& scalar_text(const std::string& key) const { return scalar(key).text; }
   /// Whether the parameter is present.
   bool has(const std::string& key) const { return args_.count(key) != 0; }
   /// An optional integer parameter in [lo, hi] with a default.

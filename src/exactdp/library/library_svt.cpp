@@ -6,6 +6,9 @@
 #include "exactdp/mechanism/interactive.hpp"
 #include "exactdp/library/library.hpp"
 #include "exactdp/library/library_detail.hpp"
+#include "exactdp/library/library_parametric.hpp"
+#include "exactdp/library/parametric_detail.hpp"
+#include "exactdp/library/svt_step.hpp"
 #include "exactdp/noise/latent.hpp"
 
 #include <algorithm>
@@ -39,45 +42,23 @@ Rational svt_no_stop_probability(const Rational& r_threshold, const Rational& r_
 
 namespace {
 
-/// The state of an AboveThreshold instance: halted, the positive answers so far, the running count,
-/// and the posterior of τ since the last (re)start — canonically the sorted multiset of margins.
-struct SvtState {
-  bool halted = false;
-  long positives = 0;
-  long count = 0;
-  LatentThreshold threshold;
-  friend bool operator==(const SvtState&, const SvtState&) = default;
-};
+using SvtState = detail::SvtState<noise::RationalField>;
+using SvtHash = detail::SvtHash<noise::RationalField>;
 
-struct SvtHash {
-  std::size_t operator()(const SvtState& s) const {
-    std::size_t h = LatentThreshold::Hash{}(s.threshold);
-    for (long x : {long(s.halted), s.positives, s.count}) h ^= std::hash<long>{}(x) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-    return h;
-  }
-};
+detail::SvtNoise<noise::RationalField> noise_of(const SparseVectorParams& p) { return {p.r_threshold, p.r_query, p.cutoff}; }
 
-SvtState fresh(const SparseVectorParams& p) { return SvtState{false, 0, 0, LatentThreshold(p.r_threshold)}; }
+SvtState fresh(const SparseVectorParams& p) { return detail::fresh_svt_state(noise_of(p)); }
 
-/// The step of a sparse-vector mechanism with cutoff c from @p s on a query of margin @p a and
-/// new running count @p count: Pr[below now | below so far] and the next posterior of τ (B.13).
-std::vector<Outcome<SvtState>> svt_step(const SvtState& s, long a, long count, const SparseVectorParams& p) {
-  if (s.halted) return {{Rational(1), halt_answer, s}};
+/// The numeric step as LambdaMechanism outcomes.
+std::vector<Outcome<SvtState>> as_outcomes(std::vector<detail::SvtOutcome<noise::RationalField>> step) {
   std::vector<Outcome<SvtState>> out;
-  for (auto& branch : s.threshold.compare(a, p.r_query)) {
-    if (branch.outcome == noise::Side::below) {
-      out.push_back({branch.probability, "below", SvtState{false, s.positives, count, std::move(branch.next)}});
-      continue;
-    }
-    const long positives = s.positives + 1;
-    SvtState stop{false, positives, count, LatentThreshold(p.r_threshold)};  // restart: fresh τ, no margins
-    if (positives >= static_cast<long>(p.cutoff)) stop = SvtState{true, 0, 0, LatentThreshold(p.r_threshold)};  // one canonical halted state
-    out.push_back({branch.probability, "above", std::move(stop)});
-  }
+  for (auto& o : step) out.push_back({std::move(o.probability), std::move(o.answer), std::move(o.next)});
   return out;
 }
 
-std::string show_svt(const SvtState& s) {
+/// A state's name (the same for the numeric and the parametric instance: it never shows a number).
+template <class F>
+std::string show_svt(const detail::SvtState<F>& s) {
   if (s.halted) return "halted";
   std::string out = "above=" + std::to_string(s.positives) + ",count=" + std::to_string(s.count) + ",margins=[";
   const auto& cs = s.threshold.comparisons();
@@ -112,9 +93,9 @@ Game above_threshold(const SparseVectorParams& params, long min_margin, long max
   auto step = [params](const SvtState& s, const std::string& m) {
     const long v = std::stol(m);
     // the message is the margin v = q − Thresh; the comparison q + ν > Thresh + τ has A = −v
-    return svt_step(s, -v, 0, params);
+    return as_outcomes(detail::svt_step(s, -v, 0, noise_of(params)));
   };
-  auto mech = std::make_shared<LambdaMechanism<SvtState, SvtHash>>("AboveThreshold(" + describe(params) + ")", messages, step, show_svt);
+  auto mech = std::make_shared<LambdaMechanism<SvtState, SvtHash>>("AboveThreshold(" + describe(params) + ")", messages, step, show_svt<noise::RationalField>);
   const StateId start = mech->state_id(fresh(params));
   std::vector<MessagePair> pairs;
   for (long v0 = min_margin; v0 <= max_margin; ++v0)
@@ -123,9 +104,9 @@ Game above_threshold(const SparseVectorParams& params, long min_margin, long max
   return continual_game(mech->name(), mech, start, std::make_shared<PairsVerifier>(std::move(pairs), std::nullopt), params.queries);
 }
 
-Game svt_counter(const SparseVectorParams& params, const std::vector<long>& thresholds) {
-  const char* where = "library::svt_counter";
-  check_svt(where, params);
+namespace {
+
+void check_thresholds(const char* where, const std::vector<long>& thresholds) {
   require(!thresholds.empty() && thresholds.size() <= 20, where, "thresholds", Rational(static_cast<unsigned long>(thresholds.size())),
           "list between 1 and 20 thresholds");
   std::set<long> seen;
@@ -133,24 +114,60 @@ Game svt_counter(const SparseVectorParams& params, const std::vector<long>& thre
     require(t >= -1000 && t <= 1000, where, "thresholds", Rational(t), "thresholds must lie in [-1000, 1000]");
     require(seen.insert(t).second, where, "thresholds", Rational(t), "threshold listed twice");
   }
-  // messages "x/T", x ∈ {0,1}, T ∈ thresholds; id = 2·(index of T) + x
+}
+
+/// The svt-counter's messages "x/T", x ∈ {0,1}, T ∈ thresholds; id = 2·(index of T) + x.
+std::vector<std::string> svt_counter_messages(const std::vector<long>& thresholds) {
   std::vector<std::string> messages;
   for (long t : thresholds)
     for (int x = 0; x < 2; ++x) messages.push_back(std::to_string(x) + "/" + std::to_string(t));
-  auto step = [params](const SvtState& s, const std::string& m) {
-    const auto slash = m.find('/');
-    const long x = std::stol(m.substr(0, slash)), t = std::stol(m.substr(slash + 1));
-    const long count = s.count + x;
-    // stop iff c_t + ν > T + τ: margin A = T − c_t
-    return svt_step(s, t - count, count, params);
-  };
-  auto mech = std::make_shared<LambdaMechanism<SvtState, SvtHash>>("SVT counter(" + describe(params) + ")", messages, step, show_svt);
-  const StateId start = mech->state_id(fresh(params));
+  return messages;
+}
+
+/// f_S: the thresholds identical in both worlds, the bits free, at most one differing pair.
+std::shared_ptr<const Verifier> svt_counter_verifier(const std::vector<long>& thresholds) {
   std::vector<MessagePair> pairs;
   for (std::size_t i = 0; i < thresholds.size(); ++i)
     for (MessageId x0 = 0; x0 < 2; ++x0)
       for (MessageId x1 = 0; x1 < 2; ++x1) pairs.push_back({MessageId(2 * i) + x0, MessageId(2 * i) + x1});
-  return continual_game(mech->name(), mech, start, std::make_shared<PairsVerifier>(std::move(pairs), 1u), params.queries);
+  return std::make_shared<PairsVerifier>(std::move(pairs), 1u);
+}
+
+}  // namespace
+
+Game svt_counter(const SparseVectorParams& params, const std::vector<long>& thresholds) {
+  const char* where = "library::svt_counter";
+  check_svt(where, params);
+  check_thresholds(where, thresholds);
+  auto step = [params](const SvtState& s, const std::string& m) {
+    return as_outcomes(detail::svt_counter_step(s, m, noise_of(params)));  // stop iff c_t + ν > T + τ
+  };
+  auto mech = std::make_shared<LambdaMechanism<SvtState, SvtHash>>("SVT counter(" + describe(params) + ")", svt_counter_messages(thresholds),
+                                                                   step, show_svt<noise::RationalField>);
+  const StateId start = mech->state_id(fresh(params));
+  return continual_game(mech->name(), mech, start, svt_counter_verifier(thresholds), params.queries);
+}
+
+parametric::ParametricGame svt_counter_for_all(const ParametricSvtParams& params, const std::vector<long>& thresholds,
+                                               const parametric::ParameterRange& range, const std::string& parameter, unsigned horizon) {
+  const char* where = "library::svt_counter_for_all";
+  using parametric::ParametricField;
+  detail::check_noise_for_all(where, "r_threshold", params.r_threshold, range, parameter);
+  detail::check_noise_for_all(where, "r_query", params.r_query, range, parameter);
+  require(params.queries >= 1 && params.queries <= 1000, where, "queries", Rational(params.queries), "must be between 1 and 1000");
+  require(params.cutoff >= 1 && params.cutoff <= 1000, where, "cutoff", Rational(params.cutoff), "must be between 1 and 1000");
+  check_thresholds(where, thresholds);
+  const detail::SvtNoise<ParametricField> noise{params.r_threshold, params.r_query, params.cutoff};
+  using State = detail::SvtState<ParametricField>;
+  auto step = [&noise](const State& s, const std::string& m) { return detail::svt_counter_step(s, m, noise); };
+  const std::string name = "SVT counter(r_threshold=" + params.r_threshold.to_string(parameter) +
+                           ", r_query=" + params.r_query.to_string(parameter) + ", cutoff=" + std::to_string(params.cutoff) + ")";
+  parametric::ParametricGame g = detail::explore_parametric_game<State, detail::SvtHash<ParametricField>>(
+      name, detail::fresh_svt_state(noise), svt_counter_messages(thresholds), svt_counter_verifier(thresholds),
+      horizon == 0 ? params.queries : horizon, step, show_svt<ParametricField>);
+  g.parameter = parameter;
+  g.range = range;
+  return g;
 }
 
 }  // namespace exactdp::library

@@ -1,6 +1,7 @@
 #include "exactdp/mechanism/noninteractive.hpp"
 
 #include "exactdp/core/error.hpp"
+#include "exactdp/noise/dlap_closed_form.hpp"
 
 #include <string>
 #include <utility>
@@ -23,9 +24,6 @@ void require_r(const Rational& r, const char* where) {
 
 /// |a − b| as an exact integer (no overflow of long arithmetic).
 Integer distance(long a, long b) { return abs(Integer(a) - Integer(b)); }
-
-/// Pr[Z ≥ m] for Z ~ DLap(r): r^m/(1+r) for m ≥ 1, 1 − F(m − 1) otherwise (THEOREMS.md D.3).
-Rational upper_tail(const Rational& r, long m) { return 1 - discrete_laplace_cdf(r, m - 1); }
 
 }  // namespace
 
@@ -102,8 +100,7 @@ Rational discrete_laplace_cdf(const Rational& r, long m) {
   require_r(r, where);
   if (distance(m, 0) > max_table_outcomes)
     throw Error(where, "m", std::to_string(m), "|m| is too large for an exact power of r");
-  if (m >= 0) return 1 - pow(r, static_cast<unsigned long>(m) + 1) / (1 + r);
-  return pow(r, static_cast<unsigned long>(-m)) / (1 + r);
+  return noise::dlap_cdf_value<noise::RationalField>(r, m);
 }
 
 Dist<long> discrete_laplace(const Rational& r, long value, long lo, long hi) {
@@ -112,18 +109,7 @@ Dist<long> discrete_laplace(const Rational& r, long value, long lo, long hi) {
   mechanism_detail::check_window(where, value, lo, hi);
   if (lo == hi) return Dist<long>::point(lo);
 
-  std::vector<std::pair<long, Rational>> m;
-  m.reserve(distance(hi, lo).get_ui() + 1);
-  m.emplace_back(lo, discrete_laplace_cdf(r, lo - value));  // Pr[Z ≤ lo − v]
-  // interior: Pr[Z = k − v] = c·r^|k−v|, the power updated by one factor of r per step
-  const Rational c = (1 - r) / (1 + r), inv_r = 1 / r;
-  long k = lo + 1;
-  Rational power = k < hi ? pow(r, distance(k, value).get_ui()) : Rational(0);
-  for (; k < hi; ++k) {
-    m.emplace_back(k, c * power);
-    power *= k < value ? inv_r : r;  // |k+1−v| = |k−v| − 1 while k < v, + 1 afterwards
-  }
-  m.emplace_back(hi, upper_tail(r, hi - value));  // Pr[Z ≥ hi − v]
+  const auto m = noise::clamped_dlap_masses<noise::RationalField>(r, value, lo, hi);  // the closed forms of D.3, B.14
   return Dist<long>(m, MassKind::probability, where);
 }
 

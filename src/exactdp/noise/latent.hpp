@@ -40,6 +40,14 @@
 /// cases, deciding posterior equality exactly). With several scales
 /// an algebraic coincidence between scales could in principle give two descriptions of one
 /// posterior; that costs the engine a duplicate state, never exactness.
+///
+/// **Over any number type.** The class is a template over a field policy (noise/number_field.hpp):
+/// LatentThreshold is the numeric instance; the parametric layer instantiates the same code with
+/// r_threshold, r_query and every probability rational functions of a noise parameter
+/// (parametric/parametric_field.hpp). The canonical description depends only on the margins,
+/// outcomes and bounds, never on the values of the parameters, so for every rational r the
+/// parametric posterior evaluated at r is the numeric posterior built with r. The member
+/// definitions are in latent_impl.hpp.
 #pragma once
 
 #include "exactdp/noise/piecewise_exp.hpp"
@@ -72,11 +80,14 @@ std::string side_name(Side o);
 /// hash (LatentThreshold::Hash), and a canonical printed form (to_string()). Each value also
 /// caches its (unnormalised) density as a PiecewiseExp and its total, so compare() costs one
 /// product and one closed-form sum; the cache is not part of the value.
-class LatentThreshold {
+template <class F>
+class BasicLatentThreshold {
 public:
+  using Value = typename F::Value;
+  using Density = BasicPiecewiseExp<F>;
   /// One observed comparison with query noise ν ~ DLap(r_query), r_query ∈ (0, 1).
   struct Comparison {
-    Rational r_query;  ///< the query noise parameter
+    Value r_query;  ///< the query noise parameter
     long margin = 0;   ///< A = Thresh − q
     Side outcome = Side::below;
     friend bool operator==(const Comparison&, const Comparison&) = default;
@@ -87,7 +98,7 @@ public:
 
   /// The prior: τ ~ DLap(@p r_threshold), nothing observed.
   /// @param r_threshold  ∈ (0, 1)
-  explicit LatentThreshold(const Rational& r_threshold);
+  explicit BasicLatentThreshold(const Value& r_threshold);
 
   /// The posterior after observing @p comparisons (each with r_query ∈ [0, 1); r_query = 0 is a
   /// comparison without query noise and becomes a bound) and τ ∈ [lower, upper] (an absent end is
@@ -95,8 +106,8 @@ public:
   /// [lower, upper] (the fourth canonical form) and then @p comparisons must be empty. Throws
   /// exactdp::Error on invalid parameters (field "r_threshold", "r_query", "margin", "lower",
   /// "upper", "masses") or when the observations have probability 0.
-  LatentThreshold(const Rational& r_threshold, std::vector<Comparison> comparisons, std::optional<long> lower = std::nullopt,
-                  std::optional<long> upper = std::nullopt, std::vector<Rational> masses = {});
+  BasicLatentThreshold(const Value& r_threshold, std::vector<Comparison> comparisons, std::optional<long> lower = std::nullopt,
+                       std::optional<long> upper = std::nullopt, std::vector<Value> masses = {});
 
   /// Compares a fresh noisy value with the threshold: "above" iff ν − τ > @p margin with
   /// ν ~ DLap(@p r_query) independent of everything (ν = 0 when r_query = 0). Returns the outcomes
@@ -104,27 +115,27 @@ public:
   /// to 1) and the canonical posteriors after them.
   /// @param margin   A = Thresh − q, |A| ≤ 10⁶
   /// @param r_query  ∈ [0, 1)
-  std::vector<Branch> compare(long margin, const Rational& r_query) const;
+  std::vector<Branch> compare(long margin, const Value& r_query) const;
   /// Pr["above" | the observations so far] for the comparison of compare().
-  Rational probability_above(long margin, const Rational& r_query) const;
+  Value probability_above(long margin, const Value& r_query) const;
 
   /// Pr[lower ≤ τ ≤ upper | the observations so far] (an absent end is infinite).
-  Rational probability_between(std::optional<long> lower, std::optional<long> upper) const;
+  Value probability_between(std::optional<long> lower, std::optional<long> upper) const;
   /// The posterior after also observing lower ≤ τ ≤ upper. Throws exactdp::Error (field "upper")
   /// when that event has probability 0.
-  LatentThreshold conditioned(std::optional<long> lower, std::optional<long> upper) const;
+  BasicLatentThreshold conditioned(std::optional<long> lower, std::optional<long> upper) const;
   /// Pr[τ = j | the observations so far].
-  Rational pmf(long j) const;
+  Value pmf(long j) const;
   /// Pr[τ ≤ j | the observations so far].
-  Rational cdf(long j) const;
+  Value cdf(long j) const;
 
   /// The probability, under the prior, that @p comparisons all have their stated outcomes
   /// (independent fresh query noises): Σ_{j∈ℤ} Pr[τ = j] Π_s g_s(j) in closed form (THEOREMS.md
   /// B.13; e.g. AboveThreshold's Pr[no stop] when every outcome is "below").
-  static Rational probability_of(const Rational& r_threshold, const std::vector<Comparison>& comparisons);
+  static Value probability_of(const Value& r_threshold, const std::vector<Comparison>& comparisons);
 
   /// The threshold noise parameter r_τ.
-  const Rational& r_threshold() const { return r_threshold_; }
+  const Value& r_threshold() const { return r_threshold_; }
   /// The least possible τ (nullopt: unbounded below).
   std::optional<long> lower() const { return lower_; }
   /// The largest possible τ (nullopt: unbounded above).
@@ -132,48 +143,55 @@ public:
   /// The comparisons of the canonical description, sorted by (r_query, outcome, margin).
   const std::vector<Comparison>& comparisons() const { return comparisons_; }
   /// The normalised masses on [lower, upper] in the fourth canonical form; empty otherwise.
-  const std::vector<Rational>& masses() const { return masses_; }
+  const std::vector<Value>& masses() const { return masses_; }
   /// The unnormalised posterior density j ↦ Pr[τ = j]·Π_s g_s(j) on the support (its total is the
   /// probability of the observations when nothing was rescaled by canonicalisation).
-  const PiecewiseExp& density() const;
+  const Density& density() const;
 
   /// The canonical printed form, e.g. "DLap(1/4)", "DLap(1/4)|below(-1;1/2),above(0;1/2)",
   /// "DLap(1/4)|tau>=3|above(-4;1/2)", "DLap(1/4)|0<=tau<=2|masses(1/2,1/3,1/6)". below(A;r) reads
   /// "ν ≤ τ + A was observed with ν ~ DLap(r)", above(A;r) "ν > τ + A".
   std::string to_string() const;
 
-  friend bool operator==(const LatentThreshold& a, const LatentThreshold& b);
-  friend std::strong_ordering operator<=>(const LatentThreshold& a, const LatentThreshold& b);
+  friend bool operator==(const BasicLatentThreshold& a, const BasicLatentThreshold& b) { return a.same_description(b); }
+  friend std::strong_ordering operator<=>(const BasicLatentThreshold& a, const BasicLatentThreshold& b) { return a.order_with(b); }
 
   /// A hash of the canonical description.
   struct Hash {
-    std::size_t operator()(const LatentThreshold& t) const noexcept;
+    std::size_t operator()(const BasicLatentThreshold& t) const noexcept;
   };
 
 private:
   struct Cache {
-    PiecewiseExp density;
-    Rational total;
+    Density density;
+    Value total;
   };
-  LatentThreshold() = default;
+  BasicLatentThreshold() = default;
+  bool same_description(const BasicLatentThreshold& b) const;
+  std::strong_ordering order_with(const BasicLatentThreshold& b) const;
   /// Canonicalises the description in place; returns false when only the order changed (so the
   /// density of the raw description is still the density of the result).
   bool canonicalise();
   void derive();
-  void set_cache(PiecewiseExp density, Rational total);
-  LatentThreshold with(const Comparison& c, const PiecewiseExp& density, const Rational& total) const;
+  void set_cache(Density density, Value total);
+  BasicLatentThreshold with(const Comparison& c, const Density& density, const Value& total) const;
 
-  Rational r_threshold_;
+  Value r_threshold_;
   std::optional<long> lower_, upper_;
   std::vector<Comparison> comparisons_;
-  std::vector<Rational> masses_;
+  std::vector<Value> masses_;
   std::shared_ptr<const Cache> cache_;
 };
 
-struct LatentThreshold::Branch {
-  Side outcome;           ///< "below" or "above"
-  Rational probability;      ///< its conditional probability given the observations so far
-  LatentThreshold next;      ///< the canonical posterior after it
+template <class F>
+struct BasicLatentThreshold<F>::Branch {
+  Side outcome;                   ///< "below" or "above"
+  Value probability;              ///< its conditional probability given the observations so far
+  BasicLatentThreshold next;      ///< the canonical posterior after it
 };
+
+/// The numeric instance: a latent threshold with exact rational noise parameters.
+using LatentThreshold = BasicLatentThreshold<RationalField>;
+extern template class BasicLatentThreshold<RationalField>;
 
 }  // namespace exactdp::noise

@@ -1,6 +1,7 @@
 #include "exactdp/noise/noise.hpp"
 
 #include "exactdp/core/error.hpp"
+#include "exactdp/noise/dlap_closed_form.hpp"
 
 #include <map>
 #include <utility>
@@ -49,9 +50,7 @@ Noise::Noise(PiecewiseExp pmf, std::string name, const char* where) : pmf_(std::
 
 Noise Noise::dlap(const Rational& r) {
   require_ratio("noise::dlap", r);
-  const Rational c = (1 - r) / (1 + r);
-  // (1−r)/(1+r)·r^|j|: (1/r)^j below 0, r^j from 0 on
-  return Noise(PiecewiseExp({0}, {{{c, 1 / r}}, {{c, r}}}), "DLap(" + to_string(r) + ")", "noise::dlap");
+  return Noise(dlap_mass_function<RationalField>(r), "DLap(" + to_string(r) + ")", "noise::dlap");
 }
 
 Noise Noise::geometric(const Rational& r) {

@@ -15,6 +15,29 @@ namespace {
 /// An unnormalised belief over mechanism states: state → mass (a function of the parameter).
 using Belief = std::map<StateId, RationalFunction>;
 
+/// A game node, compared exactly (equal beliefs as rational functions) and hashed without printing.
+struct NodeKey {
+  VerifierState verifier;
+  unsigned left;
+  std::array<Belief, 2> beliefs;
+  friend bool operator==(const NodeKey&, const NodeKey&) = default;
+};
+
+struct NodeHash {
+  std::size_t operator()(const NodeKey& k) const {
+    std::size_t h = std::hash<std::size_t>{}(static_cast<std::size_t>(k.verifier) * 1000003u + k.left);
+    for (const auto& b : k.beliefs) {
+      h = h * 31 + 7;
+      for (const auto& [s, p] : b) h = (h * 1000003u) ^ (static_cast<std::size_t>(s) * 0x9e3779b97f4a7c15ULL) ^ p.hash();
+    }
+    return h;
+  }
+};
+
+struct PairHash {
+  std::size_t operator()(const std::array<RationalFunction, 2>& p) const { return p[0].hash() * 1000003u ^ p[1].hash(); }
+};
+
 /// The forward recursion of the view probabilities (THEOREMS.md A.3, the system likelihoods of
 /// LYU22 (14)–(16)) over rational functions, collecting every transcript's pair (P₀, P₁).
 class TranscriptSearch {
@@ -41,21 +64,12 @@ private:
       if (!game_.halted.at(s)) return false;
     return true;
   }
-  std::string node_key(VerifierState v, unsigned left, const std::array<Belief, 2>& beliefs) const {
-    std::string k = std::to_string(v) + "|" + std::to_string(left);
-    for (int b = 0; b < 2; ++b) {
-      k += "#";
-      for (const auto& [s, p] : beliefs[b]) k += std::to_string(s) + ":" + p.key() + ";";
-    }
-    return k;
-  }
   void leaf(const std::array<Belief, 2>& beliefs) {
     std::array<RationalFunction, 2> pair{total(beliefs[0]), total(beliefs[1])};
-    if (seen_pairs_.insert(pair[0].key() + "|" + pair[1].key()).second) out_.pairs.push_back(std::move(pair));
+    if (seen_pairs_.insert(pair).second) out_.pairs.push_back(std::move(pair));
   }
-
   void visit(VerifierState v, const std::array<Belief, 2>& beliefs, unsigned left) {
-    if (!seen_nodes_.insert(node_key(v, left, beliefs)).second) return;  // an equal node: the same transcripts' pairs
+    if (!seen_nodes_.insert(NodeKey{v, left, beliefs}).second) return;  // an equal node: the same transcripts' pairs
     if (++out_.nodes > options_.max_nodes)
       throw Error(game_.name, "horizon", std::to_string(horizon_),
                   "the parametric game has more than " + std::to_string(options_.max_nodes) + " nodes; lower the horizon");
@@ -90,7 +104,8 @@ private:
   unsigned horizon_;
   ParametricOptions options_;
   ViewPairs out_;
-  std::unordered_set<std::string> seen_nodes_, seen_pairs_;
+  std::unordered_set<NodeKey, NodeHash> seen_nodes_;
+  std::unordered_set<std::array<RationalFunction, 2>, PairHash> seen_pairs_;
 };
 
 /// Consecutive failing pieces merged into maximal intervals, each with the samples of its open

@@ -181,6 +181,36 @@ std::string RationalFunction::key() const {
   return out;
 }
 
+namespace {
+
+/// −1, 0, +1: a fixed order on integer polynomials (length, then coefficients from the top).
+int compare_polynomials(const fmpz_poly_struct* a, const fmpz_poly_struct* b) {
+  const slong la = fmpz_poly_length(a), lb = fmpz_poly_length(b);
+  if (la != lb) return la < lb ? -1 : 1;
+  for (slong i = la - 1; i >= 0; --i)
+    if (const int c = fmpz_cmp(a->coeffs + i, b->coeffs + i); c != 0) return c < 0 ? -1 : 1;
+  return 0;
+}
+
+std::size_t hash_polynomial(const fmpz_poly_struct* p, std::size_t h) {
+  constexpr ulong prime = 2305843009213693951ULL;  // 2^61 − 1
+  for (slong i = 0; i < fmpz_poly_length(p); ++i)
+    h = h * 1000003u ^ static_cast<std::size_t>(fmpz_fdiv_ui(p->coeffs + i, prime));
+  return h;
+}
+
+}  // namespace
+
+std::size_t RationalFunction::hash() const {
+  return hash_polynomial(fmpz_poly_q_denref(impl_->q), hash_polynomial(fmpz_poly_q_numref(impl_->q), 0x9e3779b97f4a7c15ULL));
+}
+
+bool canonical_less(const RationalFunction& a, const RationalFunction& b) {
+  const int c = compare_polynomials(fmpz_poly_q_numref(raw(a)), fmpz_poly_q_numref(raw(b)));
+  if (c != 0) return c < 0;
+  return compare_polynomials(fmpz_poly_q_denref(raw(a)), fmpz_poly_q_denref(raw(b))) < 0;
+}
+
 // ---------------------------------------------------------------- the parser
 
 namespace {

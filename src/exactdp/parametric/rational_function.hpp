@@ -73,6 +73,11 @@ public:
   std::string to_string(std::string_view variable = "r") const;
   /// A canonical key (for hashing and memoisation): equal functions give equal keys.
   std::string key() const;
+  /// A hash of the canonical form (equal functions hash equally); cheaper than key().
+  std::size_t hash() const;
+  /// A fixed strict total order on functions (by the canonical form's coefficients; not the order
+  /// of values), for sorting and ordered containers without printing.
+  friend bool canonical_less(const RationalFunction& a, const RationalFunction& b);
 
   /// The FLINT object (an `fmpz_poly_q_struct*`), for the .cpp files of this layer only.
   void* flint() const;

@@ -306,6 +306,8 @@ SignPartition sign_partition(const std::vector<RationalFunction>& functions, con
   std::vector<std::vector<slong>> exponents_of(functions.size());
   std::vector<int> unit_of(functions.size(), 0);
   std::map<std::string, bool> denominator_checked;
+  std::vector<std::optional<int>> constant_sign(functions.size());  // functions without a root in the range
+  const Rational inside = simplest_rational_between(range.lower, range.upper);
   for (std::size_t i = 0; i < functions.size(); ++i) {
     auto* q = static_cast<fmpz_poly_q_struct*>(functions[i].flint());
     Poly den(fmpz_poly_q_denref(q));
@@ -323,6 +325,15 @@ SignPartition sign_partition(const std::vector<RationalFunction>& functions, con
       }
     }
     if (functions[i].is_zero()) continue;
+    // a numerator with no root in the range (Descartes' bound 0 on the open interval, non-zero at
+    // an included end) has one sign on all of it: no factorisation, no piece
+    const Poly numerator(fmpz_poly_q_numref(q));
+    if (numerator.degree() <= 0 ||
+        (descartes_bound(numerator, range.lower, range.upper) == 0 && (range.lower_open || numerator.sign_at(range.lower) != 0) &&
+         (range.upper_open || numerator.sign_at(range.upper) != 0))) {
+      constant_sign[i] = sgn(functions[i].evaluate(inside));
+      continue;
+    }
     SignedFactorization sf = signed_factorization(fmpz_poly_q_numref(q));
     unit_of[i] = sf.unit;
     for (auto& [f, e] : sf.factors) {
@@ -398,6 +409,10 @@ SignPartition sign_partition(const std::vector<RationalFunction>& functions, con
   const Rational& anywhere = *out.pieces[some_region].sample;
   for (std::size_t i = 0; i < functions.size(); ++i) {
     if (functions[i].is_zero()) continue;  // sign 0 everywhere
+    if (constant_sign[i]) {
+      std::fill(out.signs[i].begin(), out.signs[i].end(), *constant_sign[i]);
+      continue;
+    }
     auto* q = static_cast<fmpz_poly_q_struct*>(functions[i].flint());
     const int den_sign = Poly(fmpz_poly_q_denref(q)).sign_at(anywhere);
     for (std::size_t k = 0; k < out.pieces.size(); ++k) {

@@ -1,0 +1,75 @@
+// The library mechanisms that take a parameter, by name (spec files with "parameters" and a
+// "type": "library" mechanism; docs/parametric.md).
+#include "exactdp/library/library_parametric.hpp"
+
+#include "exactdp/core/error.hpp"
+#include "exactdp/library/parametric_detail.hpp"
+
+#include <algorithm>
+
+namespace exactdp::library {
+
+namespace {
+
+using parametric::RationalFunction;
+
+/// A noise parameter: a number or an expression in the declared parameter.
+RationalFunction noise_parameter(const LibraryArguments& a, const std::string& key, const std::string& parameter) {
+  const std::string& text = a.scalar_text(key);
+  try {
+    return parametric::parse_rational_function(text, parameter, key);
+  } catch (const Error& e) {
+    a.fail(key, text, e.why());
+  }
+}
+
+}  // namespace
+
+void check_noise_parameter_for_all(const std::string& field, const parametric::RationalFunction& f, const parametric::ParameterRange& range,
+                                   const std::string& parameter) {
+  detail::check_noise_for_all("library", field.c_str(), f, range, parameter);
+}
+
+const std::vector<std::pair<std::string, std::vector<std::string>>>& parametric_library_entries() {
+  static const std::vector<std::pair<std::string, std::vector<std::string>>> entries{{"svt-counter", {"r_threshold", "r_query"}},
+                                                                                     {"tree-counter", {"r"}}};
+  return entries;
+}
+
+parametric::ParametricGame make_parametric_library_game(const std::string& name, const LibraryArguments& args, const std::string& parameter,
+                                                        const parametric::ParameterRange& range, unsigned horizon,
+                                                        const std::string& name_field) {
+  const auto& entries = parametric_library_entries();
+  if (std::none_of(entries.begin(), entries.end(), [&](const auto& e) { return e.first == name; })) {
+    std::string known;
+    for (const auto& e : entries) known += (known.empty() ? "" : ", ") + e.first;
+    throw Error(args.where(), name_field, name,
+                "this library mechanism does not take a parameter (this version; mechanisms that do: " + known + ")");
+  }
+  try {
+    if (name == "svt-counter") {
+      ParametricSvtParams p;
+      p.r_threshold = noise_parameter(args, "r_threshold", parameter);
+      p.r_query = noise_parameter(args, "r_query", parameter);
+      p.queries = static_cast<unsigned>(args.integer("queries", 3, 1, 1000));
+      p.cutoff = static_cast<unsigned>(args.integer("cutoff", 1, 1, 1000));
+      const auto thresholds = args.integers("thresholds", -1000, 1000);
+      args.finish("r_threshold, r_query, thresholds, queries = 3, cutoff = 1");
+      return svt_counter_for_all(p, thresholds, range, parameter, horizon);
+    }
+    // tree-counter
+    if (!args.has("height")) args.fail("height", "", "missing required parameter \"height\"");
+    const auto height = static_cast<unsigned>(args.integer("height", 0, 0, 6));
+    const RationalFunction r = noise_parameter(args, "r", parameter);
+    const long max_input = args.integer("max_input", 1, 1, 16), clamp = args.integer("clamp", 0, 0, 64);
+    args.finish("height, r, max_input = 1, clamp = 0");
+    return binary_tree_counter_for_all(height, r, max_input, clamp, range, parameter);
+  } catch (const Error& e) {
+    if (e.where() == args.where()) throw;  // already anchored in the source
+    // a builder's refusal names its parameter (or "range") as the field
+    const std::string field = e.field() == "range" ? "/parameters/" + parameter : args.path() + (e.field().empty() ? "" : "/" + e.field());
+    throw Error(args.where(), field, e.value(), e.why());
+  }
+}
+
+}  // namespace exactdp::library

@@ -1,0 +1,75 @@
+/// @file
+/// Library mechanisms whose noise parameters are functions of one parameter r (issue 19 item 1;
+/// docs/parametric.md, "Library mechanisms with a parameter"): the parametric games that
+/// `exactdp check SPEC --for-all r` decides for every r at once.
+///
+/// Each builder runs the numeric mechanism's own step (library/svt_step.hpp, the counters' step)
+/// over rational functions of r (parametric/parametric_field.hpp) and tabulates the states
+/// reachable up to the horizon: the game's probabilities are exact rational functions of r, and
+/// at every rational r of the range they are the numeric mechanism's probabilities — the numeric
+/// engine on the mechanism built with that r is the parametric engine's oracle.
+///
+/// A noise parameter is a RationalFunction: a constant (a number, as in the numeric library) or a
+/// function of r, typically r itself. It must lie strictly between 0 and 1 for every r of the
+/// range, and the range must lie inside (0, 1); otherwise exactdp::Error naming the parameter, the
+/// function and a rational point where it fails.
+#pragma once
+
+#include "exactdp/library/library_registry.hpp"
+#include "exactdp/parametric/parametric_game.hpp"
+#include "exactdp/parametric/rational_function.hpp"
+#include "exactdp/parametric/real_roots.hpp"
+
+#include <string>
+#include <vector>
+
+namespace exactdp::library {
+
+/// SparseVectorParams with noise parameters that may depend on r.
+struct ParametricSvtParams {
+  parametric::RationalFunction r_threshold;  ///< τ ~ DLap(r_threshold(r)), in (0, 1) for every r of the range
+  parametric::RationalFunction r_query;      ///< ν ~ DLap(r_query(r)), in (0, 1) for every r of the range
+  unsigned queries = 3;                       ///< the default horizon, 1 … 1000
+  unsigned cutoff = 1;                        ///< halt after c "above" answers
+};
+
+/// The svt-counter (library::svt_counter, THEOREMS.md D.5, E.10 H12) as a parametric game up to
+/// @p horizon (0: params.queries), for every r of @p range. Unclamped DLap noise with a latent
+/// threshold: every probability is a rational function of r by the closed forms of B.13.
+parametric::ParametricGame svt_counter_for_all(const ParametricSvtParams& params, const std::vector<long>& thresholds,
+                                               const parametric::ParameterRange& range, const std::string& parameter = "r",
+                                               unsigned horizon = 0);
+
+/// The binary-tree counter (library::binary_tree_counter, THEOREMS.md D.6) with DLap(@p r) per
+/// node as a parametric game, for every value of the parameter in @p range (horizon 2^height).
+parametric::ParametricGame binary_tree_counter_for_all(unsigned height, const parametric::RationalFunction& r, long max_input, long clamp,
+                                                       const parametric::ParameterRange& range, const std::string& parameter = "r");
+
+/// The library mechanisms that take a parameter, by name: "svt-counter" (r_threshold, r_query) and
+/// "tree-counter" (r). Each noise parameter of @p args may be an expression in @p parameter
+/// (parametric/rational_function.hpp's grammar; e.g. "r", "r^2", "1/4"); the other parameters are
+/// read as by make_library_game. Throws exactdp::Error naming args.where(), the parameter's path and
+/// its value: an unknown or non-parametric name, a malformed expression, a noise parameter outside
+/// (0, 1) somewhere on the range.
+/// @param name        the library name ("svt-counter" or "tree-counter")
+/// @param args        its parameters as written
+/// @param parameter   the declared parameter's name (e.g. "r")
+/// @param range       the declared range of the parameter
+/// @param horizon     the game's horizon (0: the mechanism's default)
+/// @param name_field  the path of the name in the source, for the unknown-name error
+parametric::ParametricGame make_parametric_library_game(const std::string& name, const LibraryArguments& args, const std::string& parameter,
+                                                        const parametric::ParameterRange& range, unsigned horizon = 0,
+                                                        const std::string& name_field = "name");
+
+/// Refuses a noise parameter @p f that is not strictly between 0 and 1 for every value of @p range,
+/// or a range not inside (0, 1): exactdp::Error(where, @p field, f, why naming a rational point
+/// where it fails); the field is "range" for the range. The builders above call it; a front end may
+/// call it first to report against the file.
+void check_noise_parameter_for_all(const std::string& field, const parametric::RationalFunction& f, const parametric::ParameterRange& range,
+                                   const std::string& parameter);
+
+/// The names of the library mechanisms make_parametric_library_game accepts, and for each the
+/// parameters that may be expressions in the declared parameter.
+const std::vector<std::pair<std::string, std::vector<std::string>>>& parametric_library_entries();
+
+}  // namespace exactdp::library
