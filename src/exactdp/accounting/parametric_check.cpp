@@ -7,19 +7,9 @@ namespace exactdp {
 
 namespace {
 
-ParametricSamplePoint run_numeric(const std::function<Game(const Rational&)>& instantiate, const parametric::RationalFunction& lambda,
-                                  const Rational& r, unsigned horizon, const ClaimCheckOptions& options) {
-  ParametricSamplePoint s{r, lambda.evaluate(r), {}};
-  GameClaim claim;
-  claim.lambda = s.lambda;
-  claim.delta = 0;
-  ClaimCheckOptions o = options;
-  o.engine.horizon = horizon;
-  s.game = instantiate(r);
-  s.numeric = check_claim(s.game, claim, o);
-  return s;
-}
-
+/// The numeric engine on the spec instantiated at the rational r, for the claim (λ(r), δ(r)); the
+/// instantiated game is kept with the result, so that a witness is printed against the game it was
+/// found in.
 ParametricSamplePoint run_numeric(const std::function<Game(const Rational&)>& instantiate, const parametric::RationalFunction& lambda,
                                   const parametric::RationalFunction& delta, const Rational& r, unsigned horizon, const ClaimCheckOptions& options) {
   ParametricSamplePoint s{r, lambda.evaluate(r), {}};
@@ -28,7 +18,8 @@ ParametricSamplePoint run_numeric(const std::function<Game(const Rational&)>& in
   claim.delta = delta.evaluate(r);
   ClaimCheckOptions o = options;
   o.engine.horizon = horizon;
-  s.numeric = check_claim(instantiate(r), claim, o);
+  s.game = instantiate(r);
+  s.numeric = check_claim(s.game, claim, o);
   return s;
 }
 
@@ -77,7 +68,7 @@ ParametricClaimVerdict check_pure_dp_for_all(const parametric::ParametricGame& g
   const std::string where = game.name + ": " + game.parameter + " = ";
   for (const auto& f : out.decision.failing) {
     if (f.samples.empty()) continue;
-    auto s = run_numeric(instantiate, lambda, f.samples.front(), horizon, options.numeric);
+    auto s = run_numeric(instantiate, lambda, parametric::RationalFunction(), f.samples.front(), horizon, options.numeric);
     if (s.numeric.verdict != Verdict::refuted)
       throw Error(where + to_string(s.value), "", "",
                   "internal: the parametric decision says the claim fails here but the numeric engine does not refute it");
@@ -87,7 +78,7 @@ ParametricClaimVerdict check_pure_dp_for_all(const parametric::ParametricGame& g
     const auto& pieces = out.decision.partition.pieces;
     for (std::size_t k = 0; k < pieces.size(); ++k) {
       if (!out.decision.holds[k] || pieces[k].is_point() || !pieces[k].sample) continue;
-      auto s = run_numeric(instantiate, lambda, *pieces[k].sample, horizon, options.numeric);
+      auto s = run_numeric(instantiate, lambda, parametric::RationalFunction(), *pieces[k].sample, horizon, options.numeric);
       if (s.numeric.verdict != Verdict::holds)
         throw Error(where + to_string(s.value), "", "",
                     "internal: the parametric decision says the claim holds here but the numeric engine does not confirm it");
