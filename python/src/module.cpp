@@ -505,11 +505,11 @@ NB_MODULE(_core, m) {
           }
           if (rate) {
             const Rational q = parse_rational(*rate, "sampling_rate");
-            if (sgn(q) <= 0 || q > 1) throw Error("composition", "sampling_rate", *rate, "the sampling rate must lie in (0, 1]");
+            if (sgn(q) < 0 || q > 1) throw Error("composition", "sampling_rate", *rate, "the sampling rate must lie in [0, 1]");
             const std::string source = c.source;
             c = poisson_subsampled(std::move(c), q, false, "sampling_rate");
             c.source = source + " Poisson-subsampled at q = " + to_string(q) + " (add/remove)";
-            c.spec.reset();
+            if (c.pair) c.spec.reset();  // exact tables: the subsampled pair; certified masses keep spec and rate
           }
           comps.push_back(std::move(c));
         }
