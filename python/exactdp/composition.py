@@ -225,8 +225,10 @@ def _solve(what, times, delta, epsilon, sampling_rate, relative_width, max_memor
         comps = [(s, k, rate if r is None else r * rate) for s, k, r in comps]
     comps = [(s, k, None if r == 1 else r) for s, k, r in comps]
 
-    def gauss(s):  # the continuous mechanisms, whose subsampling only a grid bracket answers
-        return isinstance(s, str) and (s.startswith("gauss:") or s.startswith("laplace:"))
+    def gauss(s):  # the continuous mechanisms, whose subsampling only a grid bracket answers (not the
+        # degenerate ones, sigma = 0, b = 0 or sensitivity 0: exact pairs, which the planner subsamples)
+        return (isinstance(s, str) and (s.startswith("gauss:") or s.startswith("laplace:"))
+                and parse_mechanism_spec(s).exact_loss() is None)
     if any(isinstance(s, PrivacyLoss) or (r is not None and not gauss(s)) for s, _, r in comps):
         # pairs, and mechanisms with exact tables Poisson-subsampled, go through the planner as
         # `exactdp compose --pair FILE --sampling poisson:q=R` does (estimated under max_memory)
