@@ -179,7 +179,7 @@ CompositionComponent poisson_subsampled(CompositionComponent c, const Rational& 
     return c;
   }
   throw Error(where, "", c.source,
-              "Poisson subsampling needs exact tables here (rr:lambda, krr:lambda, dlaplace:r or a pair file)" +
+              "Poisson subsampling needs a finite mechanism here (a pair file; rr, krr, dlaplace or dgauss with truncation)" +
                   std::string(keep_gaussian ? ", gauss or laplace" : "; for gauss use exactdp audit with \"sampling\""));
 }
 
