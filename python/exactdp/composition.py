@@ -8,7 +8,7 @@
 * a pair ``(P, Q)`` of dicts outcome -> exact mass, or an ``exactdp.PrivacyLoss``;
 * a list of ``(what, times)`` for a heterogeneous composition;
 * a ``dp_accounting`` DpEvent: ``GaussianDpEvent``, ``LaplaceDpEvent``, ``RandomizedResponseDpEvent``,
-  ``PoissonSampledDpEvent`` (of a Gaussian), ``SelfComposedDpEvent`` and ``ComposedDpEvent``, nested.
+  ``PoissonSampledDpEvent`` (of a Gaussian, Laplace or discrete Laplace), ``SelfComposedDpEvent`` and ``ComposedDpEvent``, nested.
   Any other event type is refused with ``exactdp.Error`` naming it. A DpEvent's parameters are
   Python floats; each is taken at its exact binary value (``Fraction(x)``: ``0.1`` is
   3602879701896397/36028797018963968, not 1/10), so the answer is certified for the mechanism the
