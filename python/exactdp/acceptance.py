@@ -39,10 +39,13 @@ from fractions import Fraction
 
 #: Cases that need a feature of issue 20 being built elsewhere: key -> reason printed.
 #: Remove an entry when the feature lands (the mapping below already knows how to ask).
-PENDING = {
-    "replace_one": "unanswered: needs direction=replace-one (issue 20 item 1)",
-    "replace_special": "unanswered: needs direction=replace-special (issue 20 item 1)",
-}
+PENDING = {}
+
+#: Why a replace-one question is refused by design (docs/acceptance.md, amplification/poisson.hpp).
+REPLACE_REFUSED = ("replace-one under Poisson subsampling is refused by design: the replaced record and its "
+                   "replacement share one sampling coin, and the worst case depends on where the law without the "
+                   "record lies between theirs (dp-accounting's pair puts it in the middle), so no one pair is the "
+                   "mechanism's (src/exactdp/amplification/poisson.hpp)")
 
 #: The fast subset run in CI (a few seconds): test methods by name.
 FAST = {
@@ -52,6 +55,7 @@ FAST = {
     "test_randomized_response_with_zero_noise_parameter",
     "test_laplace_get_delta_for_epsilon", "test_discrete_laplace_get_delta_for_epsilon",
     "test_gaussian_get_delta_for_epsilon", "test_get_delta_for_epsilon", "test_mixture_of_gaussians_basic",
+    "test_discrete_gaussian_get_delta_for_epsilon",
 }
 
 
@@ -137,8 +141,11 @@ class RecordingMechanism:
         elif self.kind == "DiscreteLaplacePrivacyLoss":
             spec = f"dlaplace:a={q(first)},sensitivity={sens}"
         else:
-            raise ValueError("the truncated discrete Gaussian (dp-accounting truncates at a bound; "
-                             "dgauss:sigma2=V,truncation=T is not built yet)")
+            # dp-accounting's sigma is the parameter of exp(-x^2/(2 sigma^2)), restricted to [-T, T]; T
+            # defaults to ceil(11.6 sigma), computed in floats as dp-accounting does (that is its mechanism)
+            bound = params.get("truncation_bound")
+            bound = math.ceil(11.6 * first) if bound is None else bound
+            spec = f"dgauss:sigma2={Fraction(first) ** 2},truncation={bound},sensitivity={sens}"
         return spec, (None if rate == 1 else Fraction(rate))
 
 
@@ -328,13 +335,64 @@ def _relation_name(relation):
 
 def _pending(case):
     """The PENDING key a case needs, or None."""
-    q = case.question
-    rel = _relation_name(q.relation)
-    if rel in ("replace_one", "replace_special"):
-        return rel
-    if rel == "replace":  # privacy_loss_mechanism.AdjacencyType.REPLACE
-        return "replace_one"
     return None
+
+
+def _replace_one_spec(spec, rate):
+    """Replace-one of an additive-noise mechanism without subsampling, as dp-accounting defines it
+    (AdjacencyType.REPLACE: mu(x + s) against mu(x - s)): the noise shifted by 2s, i.e. add/remove with
+    sensitivity 2s (a symmetric pair: direction "both"). Under Poisson subsampling: refused."""
+    if rate is not None:
+        raise ValueError(REPLACE_REFUSED)
+    family, params = spec.split(":", 1)
+    items = dict(kv.split("=", 1) for kv in params.split(","))
+    items["sensitivity"] = str(2 * Fraction(items.get("sensitivity", "1")))
+    return family + ":" + ",".join(f"{k}={v}" for k, v in items.items())
+
+
+def _rr_replace_special(p, k):
+    """Randomized response with noise p over k buckets, a record replaced by the special record whose
+    output is uniform (dp-accounting's REPLACE_SPECIAL): the exact pair R(x) = (1 - p + p/k on x,
+    p/k elsewhere) against R(bot) = uniform, outputs other than x merged (same ratio)."""
+    p = Fraction(p)
+    if k == 1:
+        return ({0: Fraction(1)}, {0: Fraction(1)})
+    return ({0: 1 - p + p / k, 1: (k - 1) * p / k}, {0: Fraction(1, k), 1: Fraction(k - 1, k)})
+
+
+def _replace_events(events, relation):
+    """The exactdp question of an accountant's composed events under REPLACE_ONE / REPLACE_SPECIAL:
+    a list of (what, count). REPLACE_ONE: a Gaussian has sensitivity 2 (its shift doubles), randomized
+    response is exactdp's DpEvent mapping (the k-ary RR pair R(x), R(x'), already replace-one);
+    REPLACE_SPECIAL: additive noise is add/remove (the special record contributes 0, as removing it
+    does: dp-accounting composes the same PLD), randomized response the pair of _rr_replace_special."""
+    out = []
+
+    def walk(e, count):
+        name = type(e).__name__
+        if name == "SelfComposedDpEvent":
+            return walk(e.event, count * e.count)
+        if name == "ComposedDpEvent":
+            for x in e.events:
+                walk(x, count)
+            return
+        if name == "RandomizedResponseDpEvent":
+            if relation == "replace_special":
+                return out.append((_rr_replace_special(e.noise_parameter, e.num_buckets), count))
+            return out.append((e, count))
+        if relation == "replace_special":
+            return out.append((e, count))
+        if name == "GaussianDpEvent":
+            if e.noise_multiplier == 0:
+                return out.append((e, count))  # no noise: disjoint laws either way
+            return out.append((f"gauss:sigma={Fraction(e.noise_multiplier)},sensitivity=2", count))
+        if name == "PoissonSampledDpEvent":
+            raise ValueError(REPLACE_REFUSED)
+        raise ValueError(f"replace-one of {name} is not defined by dp-accounting (it refuses the event)")
+
+    for e, c in events:
+        walk(e, c)
+    return out  # exactdp.delta_at takes (what, times) lists of specs, pairs and DpEvents alike
 
 
 def direction(case):
@@ -359,12 +417,22 @@ def answer(case, relative_width=None):
     q = case.question
     if q.kind == "calibrate":
         return _calibrate(case, relative_width)
+    rel = _relation_name(q.relation)
     if q.mechanism is not None:
         spec, rate = q.mechanism.spec()
+        if rel == "replace":  # privacy_loss_mechanism.AdjacencyType.REPLACE
+            return exactdp.delta_at(_replace_one_spec(spec, rate), epsilon=Fraction(q.at),
+                                    relative_width=relative_width)
         return exactdp.delta_at(spec, epsilon=Fraction(q.at), sampling_rate=rate, relative_width=relative_width,
                                 direction=direction(case))
     if not q.events:
         raise ValueError("no event composed")
+    if rel in ("replace_one", "replace_special"):
+        what = _replace_events(q.events, rel)
+        at = Fraction(q.at)
+        if q.kind == "delta":
+            return exactdp.delta_at(what, epsilon=at, relative_width=relative_width)
+        return exactdp.epsilon_at(what, delta=at, relative_width=relative_width)
     what = dp_event.ComposedDpEvent([dp_event.SelfComposedDpEvent(e, c) if c != 1 else e for e, c in q.events])
     at = Fraction(q.at)
     if q.kind == "delta":

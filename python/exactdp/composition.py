@@ -8,7 +8,7 @@
 * a pair ``(P, Q)`` of dicts outcome -> exact mass, or an ``exactdp.PrivacyLoss``;
 * a list of ``(what, times)`` for a heterogeneous composition;
 * a ``dp_accounting`` DpEvent: ``GaussianDpEvent``, ``LaplaceDpEvent``, ``RandomizedResponseDpEvent``,
-  ``PoissonSampledDpEvent`` (of a Gaussian), ``SelfComposedDpEvent`` and ``ComposedDpEvent``, nested.
+  ``PoissonSampledDpEvent`` (of a Gaussian, Laplace or discrete Laplace), ``SelfComposedDpEvent`` and ``ComposedDpEvent``, nested.
   Any other event type is refused with ``exactdp.Error`` naming it. A DpEvent's parameters are
   Python floats; each is taken at its exact binary value (``Fraction(x)``: ``0.1`` is
   3602879701896397/36028797018963968, not 1/10), so the answer is certified for the mechanism the
@@ -255,8 +255,10 @@ def _solve(what, times, delta, epsilon, sampling_rate, relative_width, max_memor
         comps = [(s, k, rate if r is None else r * rate) for s, k, r in comps]
     comps = [(s, k, None if r == 1 else r) for s, k, r in comps]
 
-    def gauss(s):  # the continuous mechanisms, whose subsampling only a grid bracket answers
-        return isinstance(s, str) and (s.startswith("gauss:") or s.startswith("laplace:"))
+    def gauss(s):  # the continuous mechanisms, whose subsampling only a grid bracket answers (not the
+        # degenerate ones, sigma = 0, b = 0 or sensitivity 0: exact pairs, which the planner subsamples)
+        return (isinstance(s, str) and (s.startswith("gauss:") or s.startswith("laplace:"))
+                and parse_mechanism_spec(s).exact_loss() is None)
     if any(isinstance(s, PrivacyLoss) or (r is not None and not gauss(s)) for s, _, r in comps):
         # pairs, and mechanisms with exact tables Poisson-subsampled, go through the planner as
         # `exactdp compose --pair FILE --sampling poisson:q=R` does (estimated under max_memory)

@@ -180,11 +180,11 @@ std::vector<CompositionComponent> composition_components(const std::vector<Compo
       c.source = source + " with " + *rate;
     } else if (rate) {
       const Rational q = parse_rational(*rate, "sampling_rate");
-      if (sgn(q) <= 0 || q > 1) throw Error("composition", "sampling_rate", *rate, "the sampling rate must lie in (0, 1]");
+      if (sgn(q) < 0 || q > 1) throw Error("composition", "sampling_rate", *rate, "the sampling rate must lie in [0, 1]");
       const std::string source = c.source;
       c = poisson_subsampled(std::move(c), q, true, "sampling_rate");
       c.source = source + " Poisson-subsampled at q = " + to_string(q) + " (add/remove)";
-      if (c.pair) c.spec.reset();  // gauss and laplace keep their spec and rate (closed form for one use of gauss)
+      if (c.pair) c.spec.reset();  // exact tables: the subsampled pair; gauss, laplace and specs with certified masses keep spec and rate
     }
     comps.push_back(std::move(c));
   }

@@ -227,11 +227,12 @@ def test_subsampled_laplace_is_answered_by_the_grid():
     assert mp(lo) <= mpmath.mpf("0.04033113052605342719174498732637206274538") <= mp(hi)
 
 
-def test_subsampling_without_exact_tables_is_refused():
-    # rr and other mechanisms with exact tables are subsampled (tests/test_subsampled_pairs.py), gauss
-    # and laplace by the grid bracket; rr given by epsilon has neither tables nor a grid bracket
+def test_subsampling_of_an_infinite_discrete_mechanism_is_refused():
+    # finite mechanisms are subsampled (exact tables: tests/test_subsampled_pairs.py; certified masses:
+    # tests/test_noise_variants.py), gauss and laplace by the grid bracket; the untruncated discrete
+    # Gaussian has neither a finite pair nor a grid bracket
     with pytest.raises(exactdp.Error, match="sampling"):
-        exactdp.epsilon_at("rr:epsilon=1", 3, delta="1/100", sampling_rate="1/2")
+        exactdp.epsilon_at("dgauss:sigma2=1", 3, delta="1/100", sampling_rate="1/2")
 
 
 # --- the CLI prints the same numbers -------------------------------------------------------------

@@ -170,7 +170,7 @@ std::function<int()> add_compose(CLI::App& app) {
       "  exactdp compose --mechanism rr:lambda=2,delta=1/10 --mechanism rr:lambda=3,delta=1/5 --lambda 2 --tradeoff\n"
       "  exactdp compose --mechanism dlaplace:r=1/2,sensitivity=2 --times 10 --delta 1e-6 --alpha 2 --json\n\n"
       "Mechanisms: rr:lambda=L[,delta=D] | rr:epsilon=E[,delta=D] | krr:k=K,lambda=L |\n"
-      "  dlaplace:r=R[,sensitivity=S] | dlaplace:a=A[,sensitivity=S] (r = e^-A) | dlaplace:epsilon=E (sensitivity 1) |\n  dgauss:sigma2=V[,sensitivity=S] |\n"
+      "  dlaplace:r=R[,sensitivity=S] | dlaplace:a=A[,sensitivity=S] (r = e^-A) | dlaplace:epsilon=E (sensitivity 1) |\n  dgauss:sigma2=V[,truncation=T][,sensitivity=S] |\n"
       "  laplace:b=B[,sensitivity=S] | gauss:sigma=V[,sensitivity=S]. Numbers are exact: 0.1 means 1/10.\n"
       "--times K applies to the --mechanism or --pair just before it.");
   auto opts = std::make_shared<QueryOptions>();

@@ -349,10 +349,10 @@ def test_subsampled_pure_rr_matches_the_amplification_formula(tmp_path):
 
 
 @pytest.mark.parametrize("claim, field, words", [
-    ({"sampling": "poisson:q=0"}, "/claims/0/sampling", "(0, 1]"),
+    ({"sampling": "poisson:q=-1/2"}, "/claims/0/sampling", "[0, 1]"),
     ({"sampling": "uniform:q=1/2"}, "/claims/0/sampling", "poisson:q=R"),
     ({"sampling": "poisson:q=1/2", "neighbouring": "replace-one"}, "/claims/0/neighbouring", "not modelled"),
-    ({"sampling": "poisson:q=1/2", "mechanism": "rr:epsilon=1"}, "/claims/0/mechanism", "exact tables"),
+    ({"sampling": "poisson:q=1/2", "mechanism": "dgauss:sigma2=1"}, "/claims/0/mechanism", "finite mechanisms"),
 ])
 def test_bad_sampling_is_refused_naming_the_field(tmp_path, claim, field, words):
     c = dict({"id": "c", "mechanism": "rr:lambda=3", "delta": "1e-5", "claimed_epsilon": "1"}, **claim)
@@ -419,9 +419,9 @@ def test_laplace_twofold_bracket_contains_the_integral(tmp_path):
 
 
 @pytest.mark.parametrize("text, words", [
-    ("poisson:q=0", "the sampling rate q must lie in (0, 1]"),
-    ("poisson:q=3/2", "the sampling rate q must lie in (0, 1]"),
-    ("uniform:q=1/2", "expected poisson:q=R (Poisson subsampling at rate R, 0 < R <= 1)"),
+    ("poisson:q=-1", "the sampling rate q must lie in [0, 1]"),
+    ("poisson:q=3/2", "the sampling rate q must lie in [0, 1]"),
+    ("uniform:q=1/2", "expected poisson:q=R (Poisson subsampling at rate R, 0 <= R <= 1)"),
     ("poisson:q=x", "poisson:q=x"),
 ])
 def test_compose_and_audit_read_a_sampling_spec_alike(tmp_path, text, words):

@@ -117,6 +117,14 @@ std::optional<ContinuousPair> grid_pair(const CompositionComponent& c) {
   return continuous_pair(*c.spec, c.sampling_rate.value_or(Rational(1)));
 }
 
+/// A library mechanism with a certified (finite) PLD but no exact tables, Poisson-subsampled: the
+/// discrete Laplace given by a or epsilon, rr/krr by epsilon, the truncated discrete Gaussian. One
+/// use is answered exactly up to the working precision (SubsampledCertifiedLoss), several by the
+/// fast convolution with the sampling rate.
+bool sampled_certified(const CompositionComponent& c) {
+  return c.spec && !c.pair && c.sampling_rate && *c.sampling_rate != 1 && c.spec->certified_loss(64).has_value();
+}
+
 /// Whether every component is an unsampled Gaussian mechanism: their composition is μ-GDP with
 /// μ² = Σ times_i·(Δ_i/σ_i)² exactly (DRS22 Cor 3.3), a closed form for any mix of σ and Δ.
 bool all_gaussian(const std::vector<CompositionComponent>& comps) {
@@ -176,7 +184,13 @@ std::string CompositionComponent::describe() const {
 }
 
 CompositionComponent poisson_subsampled(CompositionComponent c, const Rational& rate, bool keep_gaussian, const std::string& where) {
-  if (sgn(rate) <= 0 || rate > 1) throw Error(where, "q", to_string(rate), "the sampling rate must lie in (0, 1]");
+  if (sgn(rate) < 0 || rate > 1) throw Error(where, "q", to_string(rate), "the sampling rate must lie in [0, 1]");
+  if (sgn(rate) == 0) {  // never sampled: both neighbours release the same law, whatever the mechanism
+    c.source += " Poisson-subsampled at q = 0 (never sampled: identical laws)";
+    c.pair = PrivacyLoss::identity();
+    c.spec.reset();
+    return c;
+  }
   if (auto loss = c.exact_loss()) {
     if (!(loss->swapped() == *loss)) throw Error(where, "", c.source, "Poisson subsampling of an asymmetric pair is not supported");
     c.pair = poisson_subsample(*loss, rate);
@@ -186,8 +200,12 @@ CompositionComponent poisson_subsampled(CompositionComponent c, const Rational& 
     c.sampling_rate = rate;
     return c;
   }
+  if (c.spec && c.spec->certified_loss(64)) {  // certified masses: subsampled by SubsampledCertifiedLoss
+    c.sampling_rate = rate;
+    return c;
+  }
   throw Error(where, "", c.source,
-              "Poisson subsampling needs exact tables here (rr:lambda, krr:lambda, dlaplace:r or a pair file)" +
+              "Poisson subsampling needs a finite mechanism here (a pair file; rr, krr, dlaplace or dgauss with truncation)" +
                   std::string(keep_gaussian ? ", gauss or laplace" : "; for gauss use exactdp audit with \"sampling\""));
 }
 
@@ -319,6 +337,13 @@ CompositionPlan plan_composition(const std::vector<CompositionComponent>& comps,
       return plan;
     }
   }
+  if (comps.size() == 1 && sampled_certified(comps.front())) {
+    const bool one = comps.front().times == 1;
+    plan.route = one ? CompositionRoute::certified_loss : CompositionRoute::fast_convolution;
+    plan.reason = with(one ? "certified privacy-loss distribution of the Poisson-subsampled pair (one use)"
+                           : "fast certified convolution of the Poisson-subsampled pair (compose/fast_convolution.hpp)");
+    return plan;
+  }
   if (comps.size() == 1 && closed_form(comps.front())) {
     plan.route = CompositionRoute::closed_form;
     plan.reason = with("closed form of " + to_string(comps.front().spec->family()));
@@ -403,6 +428,10 @@ ComposedPrivacy::ComposedPrivacy(const std::vector<CompositionComponent>& comps,
       return;
     }
     case CompositionRoute::certified_loss: {
+      if (comps.size() == 1 && sampled_certified(comps.front())) {
+        subsampled_.emplace(*comps.front().spec->certified_loss(precision), *comps.front().sampling_rate);
+        return;
+      }
       for (const auto& c : comps) {
         CertifiedLoss k = self_compose_certified(*c.certified_loss(precision), c.times, precision);
         certified_ = certified_ ? compose(*certified_, k) : std::move(k);
@@ -413,7 +442,7 @@ ComposedPrivacy::ComposedPrivacy(const std::vector<CompositionComponent>& comps,
       const CompositionComponent& c = comps.front();
       if (comps.size() != 1) throw Error("compose", "", to_string(plan.route), "takes exactly one component");
       fast_exact_ = c.exact_loss();
-      if (!fast_exact_) fast_certified_ = c.certified_loss(precision);
+      if (!fast_exact_) fast_certified_ = sampled_certified(c) ? c.spec->certified_loss(precision) : c.certified_loss(precision);
       if (!fast_exact_ && !fast_certified_)
         throw Error("compose", c.source, to_string(plan.route), "the component has no finite privacy-loss distribution");
       return;
@@ -454,6 +483,7 @@ Interval ComposedPrivacy::delta_at_epsilon(const Interval& epsilon, NeighbourDir
     // the PLDs cover every λ = e^ε > 0 directly
     case CompositionRoute::exact: return delta(*profile_, exp(epsilon), direction);
     case CompositionRoute::certified_loss: {
+      if (subsampled_) return subsampled_->delta_at_epsilon(epsilon, direction);
       const Interval lambda = exp(epsilon);
       if (direction == NeighbourDirection::both) return certified_->delta(lambda);
       return direction == NeighbourDirection::remove ? certified_->hockey_stick(lambda) : certified_->swapped().hockey_stick(lambda);
@@ -475,7 +505,7 @@ Interval ComposedPrivacy::nonnegative_delta(const Interval& epsilon, NeighbourDi
     o.direction = direction;
     auto at = [&](const Rational& e) {
       return fast_exact_ ? fast_delta_at_epsilon(*fast_exact_, k, e, std::nullopt, o).value
-                         : fast_delta_at_epsilon(*fast_certified_, k, e, o).value;
+                         : fast_delta_at_epsilon(*fast_certified_, k, e, components_.front().sampling_rate, o).value;
     };
     const Rational lo = epsilon.lower() < 0 ? Rational(0) : epsilon.lower();
     const Interval at_lo = at(lo);
@@ -518,6 +548,7 @@ Interval ComposedPrivacy::delta_at_lambda(const Rational& lambda, NeighbourDirec
       break;
     case CompositionRoute::certified_loss: {
       const Interval l(lambda, precision_);
+      if (subsampled_) return subsampled_->delta(l, direction);
       if (direction == NeighbourDirection::both) return certified_->delta(l);
       return direction == NeighbourDirection::remove ? certified_->hockey_stick(l) : certified_->swapped().hockey_stick(l);
     }
@@ -539,13 +570,14 @@ Interval ComposedPrivacy::least_epsilon(const Rational& delta, NeighbourDirectio
       return l.value() == 1 ? Interval::zero(precision_) : log(Interval(l.value(), precision_));
     }
     case CompositionRoute::binomial: return binomial_->least_epsilon(delta);  // symmetric pair
-    case CompositionRoute::certified_loss: return certified_->least_epsilon(delta, direction);
+    case CompositionRoute::certified_loss:
+      return subsampled_ ? subsampled_->least_epsilon(delta, direction) : certified_->least_epsilon(delta, direction);
     case CompositionRoute::fast_convolution: {
       const unsigned long k = components_.front().times;
       FastCompositionOptions o = fast_options(precision_);
       o.direction = direction;
       return fast_exact_ ? fast_epsilon_at_delta(*fast_exact_, k, delta, std::nullopt, o).value
-                         : fast_epsilon_at_delta(*fast_certified_, k, delta, o).value;
+                         : fast_epsilon_at_delta(*fast_certified_, k, delta, components_.front().sampling_rate, o).value;
     }
     case CompositionRoute::grid_bracket: {
       if (sgn(delta) == 0) return Interval::infinity(precision_);  // both grid laws have infinite-support losses
@@ -585,6 +617,9 @@ std::string ComposedPrivacy::method() const {
       return "certified binomial closed form of " + std::to_string(components_.front().times) +
              "-fold randomized response (KOV15; terms that matter summed, certified tail bound)";
     case CompositionRoute::certified_loss:
+      if (subsampled_)
+        return "privacy-loss distribution of the Poisson-subsampled pair at q = " + to_string(subsampled_->rate()) +
+               " with certified masses (atoms in the base pair's exact ratio order)";
       return "privacy-loss distribution with exact likelihood ratios and certified masses";
     case CompositionRoute::fast_convolution:
       return "fast certified convolution of " + std::to_string(components_.front().times) +
@@ -697,6 +732,15 @@ namespace {
 /// D_∞(P‖Q) and D_∞(Q‖P) of one use of @p c (max ln ratio, max −ln ratio over the atoms),
 /// certified; std::nullopt when one of them is infinite.
 std::optional<std::pair<Interval, Interval>> one_use_max_divergences(const CompositionComponent& c, Precision p) {
+  if (sampled_certified(c)) {
+    // subsampled at q: ratios q·r + 1 − q over the base ratios r, so D_∞ of (A, B) is ln(q·r_max + 1 − q)
+    // (+∞ with an outcome of P only) and of (B, A) −ln(q·r_min + 1 − q) (finite, as q < 1)
+    const CertifiedLoss base = *c.spec->certified_loss(p);
+    const Interval q(*c.sampling_rate, p), rest(Rational(1 - *c.sampling_rate), p);
+    const auto& top = base.atoms().back().ratio;
+    if (top.is_infinite()) return std::nullopt;
+    return std::pair{log(q * top.enclosure(p) + rest), -log(q * base.atoms().front().ratio.enclosure(p) + rest)};
+  }
   if (auto loss = c.certified_loss(p)) {
     std::optional<Interval> forward, backward;
     for (const auto& a : loss->atoms()) {

@@ -11,6 +11,7 @@
 /// | exact | every component has rational tables, and the composed privacy-loss distribution is estimated to fit the budget | the exact PLD: exact δ(λ), least λ, trade-off |
 /// | binomial closed form | one component, randomized response (any λ or ε, any δ) or the discrete Laplace with sensitivity 1 | certified δ(ε) and least ε in time about √k (BinomialComposition) |
 /// | certified PLD | every component is finite (exact ratios, certified masses) and the composed PLD is estimated to fit | certified δ(ε), least ε |
+/// | certified PLD, subsampled | one Poisson-subsampled spec with certified masses (dlaplace:a, rr/krr by epsilon, truncated dgauss), one use | certified δ(ε), least ε at working precision (amplification/subsampled_loss.hpp); several uses take the fast convolution with the rate |
 /// | fast convolution | one finite component (exact pair, rr, krr, dlaplace, …, unsampled) whose certified PLD does not fit or has more than max_certified_atoms atoms | certified bracket of δ(ε) and least ε by quasi-linear convolution (compose/fast_convolution.hpp): exact grid for lattice losses (k-ary RR, discrete Laplace of any sensitivity) |
 /// | closed form | one component whose family composes in closed form (gauss: GDP; dgauss, laplace: one use; one use of a Gaussian mixture or a Poisson-subsampled Gaussian, bounds/gaussian_mixture.hpp) | certified δ(ε), least ε |
 /// | closed form (GDP) | several unsampled gauss components, any σ and sensitivity each | certified δ(ε), least ε of μ-GDP with μ² = Σ times·(Δ/σ)² (DRS22 Cor 3.3) |
@@ -26,6 +27,7 @@
 #include "exactdp/accounting/mechanism_spec.hpp"
 #include "exactdp/amplification/poisson.hpp"
 #include "exactdp/bounds/gaussian_mixture.hpp"
+#include "exactdp/amplification/subsampled_loss.hpp"
 #include "exactdp/divergence/direction.hpp"
 #include "exactdp/divergence/hockey_stick.hpp"
 #include "exactdp/divergence/privacy_loss.hpp"
@@ -79,11 +81,13 @@ struct CompositionComponent {
   std::string describe() const;
 };
 
-/// @p component Poisson-subsampled at rate @p rate (0 < rate ≤ 1) under add/remove neighbouring
+/// @p component Poisson-subsampled at rate @p rate (0 ≤ rate ≤ 1; 0 gives the identical pair) under add/remove neighbouring
 /// (amplification/poisson.hpp): a component with exact tables becomes its subsampled pair (the
 /// base pair must be symmetric; one orientation then suffices); a Gaussian keeps its spec and the
 /// rate (only a grid bracket answers it) when @p keep_gaussian, and so does the continuous Laplace
-/// mechanism; every other case is refused
+/// mechanism; a spec with certified masses (dlaplace by a or epsilon, rr/krr by epsilon, truncated
+/// dgauss) keeps its spec and the rate (SubsampledCertifiedLoss for one use, the fast convolution
+/// for several); every other case is refused
 /// with exactdp::Error(@p where, "", source, why).
 CompositionComponent poisson_subsampled(CompositionComponent component, const Rational& rate, bool keep_gaussian,
                                         const std::string& where);
@@ -198,6 +202,7 @@ private:
   std::optional<PrivacyLoss> exact_;
   std::optional<PrivacyProfile> profile_;
   std::optional<CertifiedLoss> certified_;
+  std::optional<SubsampledCertifiedLoss> subsampled_;  ///< certified_loss: one use of a subsampled certified pair
   std::optional<BinomialComposition> binomial_;
   std::optional<PrivacyLoss> fast_exact_;          ///< fast_convolution: the one-use loss, if rational
   std::optional<CertifiedLoss> fast_certified_;    ///< fast_convolution: else the certified one

@@ -33,7 +33,7 @@ const std::vector<FamilyInfo>& families() {
       {MechanismFamily::randomized_response, "rr", {"lambda", "epsilon", "delta"}},
       {MechanismFamily::k_ary_randomized_response, "krr", {"k", "lambda", "epsilon"}},
       {MechanismFamily::discrete_laplace, "dlaplace", {"r", "a", "epsilon", "sensitivity"}},
-      {MechanismFamily::discrete_gaussian, "dgauss", {"sigma2", "sensitivity"}},
+      {MechanismFamily::discrete_gaussian, "dgauss", {"sigma2", "truncation", "sensitivity"}},
       {MechanismFamily::laplace, "laplace", {"b", "sensitivity"}},
       {MechanismFamily::gaussian, "gauss", {"sigma", "sensitivity"}},
   };
@@ -108,16 +108,17 @@ public:
     if (sgn(d) < 0 || d > 1) reject(field(key), text(key), key + " must lie in [0, 1]");
     add(key, d);
   }
-  void positive(const std::string& key, const std::string& what) {
+  /// A noise scale: 0 is the noiseless (degenerate) mechanism, negative values are refused.
+  void non_negative(const std::string& key, const std::string& what) {
     require(key);
     const Rational v = number(key);
-    if (sgn(v) <= 0) reject(field(key), text(key), what + " must be positive");
+    if (sgn(v) < 0) reject(field(key), text(key), what + " must be non-negative (0: no noise)");
     add(key, v);
   }
   void open_unit(const std::string& key) {
     require(key);
     const Rational v = number(key);
-    if (sgn(v) <= 0 || v >= 1) reject(field(key), text(key), "r = e^(-epsilon0) must lie strictly between 0 and 1");
+    if (sgn(v) < 0 || v >= 1) reject(field(key), text(key), "r = e^(-epsilon0) must lie in [0, 1) (0: no noise)");
     add(key, v);
   }
   void integer_at_least(const std::string& key, long least, unsigned long most, const std::string& what) {
@@ -131,13 +132,14 @@ public:
     add(key, v);
   }
   void sensitivity_integer() {
-    integer_at_least("sensitivity", 1, max_table_outcomes,
-                     "the sensitivity of a discrete mechanism must be a positive integer (at most " +
+    if (!given("sensitivity")) return add("sensitivity", Rational(1));
+    integer_at_least("sensitivity", 0, max_table_outcomes,
+                     "the sensitivity of a discrete mechanism must be a non-negative integer (at most " +
                          std::to_string(max_table_outcomes) + ")");
   }
   void sensitivity_rational() {
     const Rational v = given("sensitivity") ? number("sensitivity") : Rational(1);
-    if (sgn(v) <= 0) reject(field("sensitivity"), text("sensitivity"), "the sensitivity must be positive");
+    if (sgn(v) < 0) reject(field("sensitivity"), text("sensitivity"), "the sensitivity must be non-negative");
     add("sensitivity", v);
   }
 
@@ -185,8 +187,8 @@ std::vector<SpecParameter> validate(const FamilyInfo& f, const RawItems& items) 
       break;
     case MechanismFamily::k_ary_randomized_response:
       v.require("k");
-      v.integer_at_least("k", 2, std::numeric_limits<unsigned long>::max(),
-                         "k-ary randomized response needs an integer k >= 2");
+      v.integer_at_least("k", 1, std::numeric_limits<unsigned long>::max(),
+                         "k-ary randomized response needs an integer k >= 1 (1: a single bucket, no information)");
       v.one_of("lambda", "epsilon") == "lambda" ? v.lambda() : v.epsilon(false);
       break;
     case MechanismFamily::discrete_laplace:
@@ -194,15 +196,19 @@ std::vector<SpecParameter> validate(const FamilyInfo& f, const RawItems& items) 
       v.sensitivity_integer();
       break;
     case MechanismFamily::discrete_gaussian:
-      v.positive("sigma2", "the variance sigma2");
+      v.non_negative("sigma2", "the variance sigma2");
+      if (v.given("truncation"))  // dp-accounting's truncation bound T: the noise restricted to [-T, T]
+        v.integer_at_least("truncation", 0, max_table_outcomes,
+                           "the truncation bound T of the discrete Gaussian must be an integer in [0, " +
+                               std::to_string(max_table_outcomes) + "]");
       v.sensitivity_integer();
       break;
     case MechanismFamily::laplace:
-      v.positive("b", "the scale b");
+      v.non_negative("b", "the scale b");
       v.sensitivity_rational();
       break;
     case MechanismFamily::gaussian:
-      v.positive("sigma", "the standard deviation sigma");
+      v.non_negative("sigma", "the standard deviation sigma");
       v.sensitivity_rational();
       break;
   }
@@ -219,14 +225,14 @@ Rational parse_sampling_rate(std::string_view text) {
   constexpr std::string_view prefix = "poisson:q=";
   const std::string value(text);
   if (text.substr(0, prefix.size()) != prefix)
-    throw Error("", "", value, "expected poisson:q=R (Poisson subsampling at rate R, 0 < R <= 1)");
+    throw Error("", "", value, "expected poisson:q=R (Poisson subsampling at rate R, 0 <= R <= 1)");
   Rational q;
   try {
     q = parse_rational(text.substr(prefix.size()), "q");
   } catch (const Error& e) {
     throw Error("", "q", value, e.why());
   }
-  if (sgn(q) <= 0 || q > 1) throw Error("", "q", value, "the sampling rate q must lie in (0, 1]");
+  if (sgn(q) < 0 || q > 1) throw Error("", "q", value, "the sampling rate q must lie in [0, 1] (0: never sampled)");
   return q;
 }
 
@@ -293,6 +299,19 @@ Rational discrete_laplace_epsilon(const MechanismSpec& s) {
 }
 }  // namespace
 
+DegeneratePair MechanismSpec::degenerate() const {
+  if (auto s = parameter("sensitivity"); s && sgn(*s) == 0) return DegeneratePair::identical;  // the query never moves
+  if (family_ == MechanismFamily::k_ary_randomized_response && get("k") == 1) return DegeneratePair::identical;
+  const char* scale = family_ == MechanismFamily::gaussian            ? "sigma"
+                      : family_ == MechanismFamily::laplace           ? "b"
+                      : family_ == MechanismFamily::discrete_gaussian ? "sigma2"
+                      : family_ == MechanismFamily::discrete_laplace  ? "r"
+                                                                       : nullptr;
+  if (scale != nullptr)
+    if (auto v = parameter(scale); v && sgn(*v) == 0) return DegeneratePair::disjoint;  // no noise
+  return DegeneratePair::none;
+}
+
 std::string MechanismSpec::to_string() const {
   std::string s = exactdp::to_string(family_) + ":";
   for (std::size_t i = 0; i < parameters_.size(); ++i)
@@ -303,6 +322,13 @@ std::string MechanismSpec::to_string() const {
 std::string MechanismSpec::describe() const {
   auto q = [](const Rational& x) { return exactdp::to_string(x); };
   const bool eps = has("epsilon");
+  switch (degenerate()) {
+    case DegeneratePair::identical:
+      return to_string() + ": degenerate, both neighbours have the same output law (delta = 0 at every epsilon >= 0; exact)";
+    case DegeneratePair::disjoint:
+      return to_string() + ": degenerate, no noise: the neighbours' output laws are disjoint (delta = 1 at every epsilon; exact)";
+    case DegeneratePair::none: break;
+  }
   switch (family_) {
     case MechanismFamily::randomized_response:
       return "randomized response RR with " + (eps ? "epsilon = " + q(get("epsilon")) : "lambda = " + q(get("lambda"))) +
@@ -320,6 +346,10 @@ std::string MechanismSpec::describe() const {
              ", sensitivity " + q(get("sensitivity")) + ": values 0 and sensitivity clamped to [0, sensitivity]" +
              " (same profile as unclamped, X-CLAMP-EXACT)" + (has("r") ? " (exact tables)" : " (certified)");
     case MechanismFamily::discrete_gaussian:
+      if (has("truncation"))
+        return "truncated discrete Gaussian mechanism: N_Z(0, sigma2) with sigma2 = " + q(get("sigma2")) +
+               " restricted to [-" + q(get("truncation")) + ", " + q(get("truncation")) + "] and renormalised, sensitivity " +
+               q(get("sensitivity")) + " (certified)";
       return "discrete Gaussian mechanism N_Z(0, sigma2) with sigma2 = " + q(get("sigma2")) + ", sensitivity " +
              q(get("sensitivity")) + ", rho = " + q(*zcdp()) + " zCDP (certified; single use)";
     case MechanismFamily::laplace:
@@ -336,6 +366,11 @@ std::string MechanismSpec::describe() const {
 // ------------------------------------------------------------------ privacy-loss distributions
 
 std::optional<PrivacyLoss> MechanismSpec::exact_loss() const {
+  switch (degenerate()) {
+    case DegeneratePair::identical: return PrivacyLoss::identity();
+    case DegeneratePair::disjoint: return PrivacyLoss::from_masses({{Rational(1), Rational(0)}, {Rational(0), Rational(1)}});
+    case DegeneratePair::none: break;
+  }
   const bool exact_lambda = has("lambda") || (has("epsilon") && sgn(get("epsilon")) == 0);
   const Rational lambda = has("lambda") ? get("lambda") : Rational(1);
   switch (family_) {
@@ -369,11 +404,17 @@ std::optional<CertifiedLoss> MechanismSpec::certified_loss(Precision precision) 
     }
     case MechanismFamily::discrete_laplace:
       return discrete_laplace_loss(discrete_laplace_epsilon(*this), integer("sensitivity"), precision);
+    case MechanismFamily::discrete_gaussian:
+      if (!has("truncation")) return std::nullopt;  // infinite support: closed forms instead
+      return truncated_discrete_gaussian_loss(get("sigma2"), integer("sensitivity"), integer("truncation"), precision);
     default: return std::nullopt;
   }
 }
 
 std::optional<DpGuarantee> MechanismSpec::dp_guarantee() const {
+  // the identical pair is (0, 0)-DP, the disjoint one (0, 1)-DP (RR_{0,1}) and nothing better
+  if (degenerate() != DegeneratePair::none)
+    return DpGuarantee{PrivacyParameter::from_lambda(1), Rational(degenerate() == DegeneratePair::disjoint ? 1 : 0)};
   auto given = [&] {
     return has("lambda") ? PrivacyParameter::from_lambda(get("lambda")) : PrivacyParameter::from_epsilon(get("epsilon"));
   };
@@ -393,6 +434,8 @@ std::optional<DpGuarantee> MechanismSpec::dp_guarantee() const {
 
 bool MechanismSpec::supports_composition(unsigned long times) const {
   if (times < 1) return false;
+  if (degenerate() != DegeneratePair::none) return true;  // an exact pair
+  if (family_ == MechanismFamily::discrete_gaussian && has("truncation")) return true;  // finite: a certified PLD
   if (family_ == MechanismFamily::discrete_gaussian || family_ == MechanismFamily::laplace) return times == 1;
   return true;
 }
@@ -445,6 +488,7 @@ Interval MechanismSpec::delta_at_epsilon(const Interval& epsilon, unsigned long 
     case MechanismFamily::discrete_laplace:
       return certified_loss(prec)->self_compose(times).delta_at_epsilon(epsilon);
     case MechanismFamily::discrete_gaussian:
+      if (has("truncation")) return certified_loss(prec)->self_compose(times).delta_at_epsilon(epsilon);
       return discrete_gaussian_delta(get("sigma2"), integer("sensitivity"), epsilon, prec);
     case MechanismFamily::laplace: return laplace_dp_delta(get("b"), get("sensitivity"), epsilon);
     case MechanismFamily::gaussian:
@@ -474,6 +518,7 @@ Interval MechanismSpec::epsilon_at_delta(const Rational& delta, unsigned long ti
     case MechanismFamily::k_ary_randomized_response:
     case MechanismFamily::discrete_laplace: return certified_loss(prec)->self_compose(times).least_epsilon(delta);
     case MechanismFamily::discrete_gaussian:
+      if (has("truncation")) return certified_loss(prec)->self_compose(times).least_epsilon(delta);
       return discrete_gaussian_least_epsilon(get("sigma2"), integer("sensitivity"), delta, prec);
     case MechanismFamily::laplace: return laplace_least_epsilon(get("b"), get("sensitivity"), delta, prec);
     case MechanismFamily::gaussian:
@@ -495,19 +540,23 @@ Interval MechanismSpec::renyi(const Rational& alpha, Precision precision) const 
     return max(renyi_divergence(*loss, alpha, precision), renyi_divergence(loss->swapped(), alpha, precision));
   switch (family_) {
     case MechanismFamily::discrete_gaussian:
+      if (has("truncation")) break;  // finite: its certified PLD, below
       return discrete_gaussian_renyi(get("sigma2"), integer("sensitivity"), alpha, precision);
     case MechanismFamily::laplace:  // symmetric: Lap(Δ, b) vs Lap(0, b) is the mirror image
       return laplace_mechanism_rdp(alpha, get("b"), get("sensitivity"), precision);
     case MechanismFamily::gaussian:
       return Interval(gaussian_mechanism_rdp(alpha, get("sensitivity"), get("sigma")), precision);
-    default: {
-      const CertifiedLoss loss = *certified_loss(precision);
-      return max(loss.renyi_divergence(alpha), loss.swapped().renyi_divergence(alpha));
-    }
+    default: break;
   }
+  const CertifiedLoss loss = *certified_loss(precision);
+  return max(loss.renyi_divergence(alpha), loss.swapped().renyi_divergence(alpha));
 }
 
 std::optional<Rational> MechanismSpec::zcdp() const {
+  if (degenerate() == DegeneratePair::identical) return Rational(0);
+  if (degenerate() == DegeneratePair::disjoint) return std::nullopt;  // no finite level
+  // truncated: an outcome of one world only, so no finite Rényi divergence and no zCDP level
+  if (family_ == MechanismFamily::discrete_gaussian && has("truncation")) return std::nullopt;
   if (family_ == MechanismFamily::discrete_gaussian) return discrete_gaussian_zcdp(get("sigma2"), integer("sensitivity"));
   if (family_ == MechanismFamily::gaussian) return gaussian_mechanism_zcdp(get("sensitivity"), get("sigma"));
   return std::nullopt;

@@ -15,6 +15,7 @@
 /// | `dlaplace:a=A[,sensitivity=S]` | the same with R = e^{−A} (dp-accounting's parameter a; (A·S)-DP) | certified |
 /// | `dlaplace:epsilon=E[,sensitivity=1]` | the same with R = e^{−E} (E-DP); refused with S ≠ 1 | certified |
 /// | `dgauss:sigma2=V[,sensitivity=S]` | discrete Gaussian N_ℤ(0, V), integer S (D.4) | certified, single use |
+/// | `dgauss:sigma2=V,truncation=T[,sensitivity=S]` | N_ℤ(0, V) restricted to [−T, T] and renormalised, integer T ≥ 0 (dp-accounting's DiscreteGaussianPrivacyLoss with σ = √V, truncation_bound T) | certified, any number of uses |
 /// | `laplace:b=B[,sensitivity=S]` | continuous Laplace, scale B (B.11) | certified, single use |
 /// | `gauss:sigma=V[,sensitivity=S]` | continuous Gaussian, standard deviation V (B.11) | certified |
 ///
@@ -58,6 +59,13 @@ enum class MechanismFamily {
 /// The spec name of a family: "rr", "krr", "dlaplace", "dgauss", "laplace", "gauss".
 std::string to_string(MechanismFamily family);
 
+/// Parameters that make a mechanism's pair degenerate (issue 20): the exact pairs they are.
+enum class DegeneratePair {
+  none,       ///< a proper mechanism
+  identical,  ///< sensitivity 0, or k-ary RR with one bucket: P = Q, δ(ε) = 0 for ε ≥ 0
+  disjoint    ///< no noise (σ = 0, b = 0, σ² = 0, r = 0) and sensitivity > 0: δ(ε) = 1 at every ε
+};
+
 /// One parameter of a spec, with its exact value.
 struct SpecParameter {
   std::string key;
@@ -87,6 +95,11 @@ public:
   /// The value of @p key, if the spec has it (after defaults).
   std::optional<Rational> parameter(std::string_view key) const;
 
+  /// Whether the parameters are degenerate (DegeneratePair). A degenerate spec has exact tables:
+  /// exact_loss() is the one-point pair (identical) or the two disjoint points (1, 0), (0, 1), and
+  /// every query answers from it exactly, any number of uses.
+  DegeneratePair degenerate() const;
+
   /// The canonical spec text, e.g. "rr:lambda=3,delta=1/10"; it parses back to an equal spec.
   std::string to_string() const;
   /// One line for reports, e.g. "randomized response RR with lambda = 3, delta = 1/10 (exact tables)".
@@ -97,7 +110,7 @@ public:
   std::optional<PrivacyLoss> exact_loss() const;
   /// The privacy-loss distribution of one use with exact ratios and certified masses, for every
   /// finite mechanism (exact ones converted, rr/krr/dlaplace given by epsilon natively);
-  /// std::nullopt for dgauss, laplace and gauss (infinite support). Use it to compose different
+  /// std::nullopt for dgauss without truncation, laplace and gauss (infinite support). Use it to compose different
   /// mechanisms: exactdp::compose(CertifiedLoss, CertifiedLoss).
   std::optional<CertifiedLoss> certified_loss(Precision precision = default_precision) const;
   /// The (ε, δ) guarantee that characterises one use (see DpGuarantee), or std::nullopt for the
@@ -105,7 +118,8 @@ public:
   std::optional<DpGuarantee> dp_guarantee() const;
 
   /// Whether delta_at_epsilon()/epsilon_at_delta() answer for this many uses: always for the
-  /// finite mechanisms and gauss (GDP composes exactly), only times = 1 for dgauss and laplace.
+  /// finite mechanisms (truncated dgauss included) and gauss (GDP composes exactly), only times = 1 for
+  /// dgauss without truncation and laplace.
   bool supports_composition(unsigned long times) const;
 
   /// δ(ε) of the `times`-fold composition, certified: contains the exact profile
@@ -148,7 +162,7 @@ public:
   /// Preconditions: α > 1 (exactdp::Error naming "alpha").
   Interval renyi(const Rational& alpha, Precision precision = default_precision) const;
 
-  /// The zCDP level ρ = Δ²/(2σ²) of one use for dgauss and gauss (CKS20; BS16), exact;
+  /// The zCDP level ρ = Δ²/(2σ²) of one use for dgauss (untruncated) and gauss (CKS20; BS16), exact;
   /// std::nullopt for the other families.
   std::optional<Rational> zcdp() const;
 
@@ -178,18 +192,23 @@ private:
 ///  - `dlaplace:epsilon` with a sensitivity other than 1: field "dlaplace:epsilon", value both items;
 ///  - unparsable number: field "family:key", value the text (from parse_rational);
 ///  - out of range, value the text as written: λ < 1 ("lambda = e^epsilon must be at least 1"),
-///    ε < 0 (ε ≤ 0 and a ≤ 0 for dlaplace), δ ∉ [0, 1], r ∉ (0, 1), k not an integer ≥ 2, a discrete
-///    sensitivity not a positive integer (or above max_table_outcomes), a continuous
-///    sensitivity, b, σ or σ² not positive.
+///    ε < 0 (ε ≤ 0 and a ≤ 0 for dlaplace), δ ∉ [0, 1], r ∉ [0, 1), k not an integer ≥ 1, a discrete
+///    sensitivity not a non-negative integer (or above max_table_outcomes), a continuous
+///    sensitivity, b, σ or σ² negative, a truncation not an integer in [0, max_table_outcomes].
+///
+/// Degenerate values are accepted as the exact pairs they are (MechanismSpec::degenerate()):
+/// σ = 0, b = 0, σ² = 0 or r = 0 (no noise: disjoint laws, δ = 1), sensitivity 0 or krr with k = 1
+/// (identical laws, δ = 0 for ε ≥ 0).
 MechanismSpec parse_mechanism_spec(std::string_view text);
 
-/// Parses a sampling spec "poisson:q=R" (Poisson subsampling at rate R, 0 < R ≤ 1, an exact number
+/// Parses a sampling spec "poisson:q=R" (Poisson subsampling at rate R, 0 ≤ R ≤ 1, an exact number
 /// as parse_rational reads it) and returns R. The one reader behind `exactdp compose --sampling`
 /// and the claims' "sampling" field.
 ///
 /// Errors are exactdp::Error with an empty `where` (the caller anchors them with Error::in), the
 /// whole text as value, and field "" for a text not of the form poisson:q=…, else field "q" (an
-/// unparsable number: parse_rational's reason; a rate outside (0, 1]).
+/// unparsable number: parse_rational's reason; a rate outside [0, 1]). q = 0 is the degenerate rate:
+/// the record is never sampled, both laws are identical (poisson_subsampled()).
 Rational parse_sampling_rate(std::string_view text);
 
 }  // namespace exactdp

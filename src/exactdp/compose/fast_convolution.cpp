@@ -447,8 +447,39 @@ std::pair<Direction, Direction> directions(const PrivacyLoss& base, const std::o
   return {direction_of(loss, lat, prec), direction_of(back, lat_back, prec)};
 }
 
+/// The directions of the Poisson-subsampled pair (q·P + (1−q)·Q, Q) of a certified loss (q < 1):
+/// an atom of ratio r and masses (p, q′) has loss ln(q·r + 1 − q) with P-mass q·p + (1−q)·q′ in the
+/// remove direction, and loss −ln(q·r + 1 − q) with P-mass q′ in the add direction (+∞ stays +∞
+/// with P-mass q·p). The losses are only enclosed (no lattice): the grid brackets them.
+std::pair<Direction, Direction> subsampled_directions(const CertifiedLoss& loss, const Rational& q, Precision prec) {
+  const Interval rate(q, prec), rest(Rational(1 - q), prec);
+  Direction remove, add;
+  for (const auto& a : loss.atoms()) {
+    LossPoint r;
+    r.p = rate * a.p + rest * a.q;
+    if (a.ratio.is_infinite()) {
+      r.infinite = true;
+      remove.points.push_back(std::move(r));
+      continue;  // no Q-mass: nothing in the add direction
+    }
+    const Interval loss_remove = log(rate * a.ratio.enclosure(prec) + rest);
+    r.loss = loss_remove;
+    remove.points.push_back(std::move(r));
+    LossPoint back;
+    back.p = a.q;
+    back.loss = -loss_remove;
+    add.points.push_back(std::move(back));
+  }
+  return {std::move(remove), std::move(add)};
+}
+
 /// The directions of a certified loss; a lattice step s₀ when every finite ratio is e^{s} (c = 1).
-std::pair<Direction, Direction> directions(const CertifiedLoss& loss, std::optional<Interval>& lattice_step, Precision prec) {
+/// With a sampling rate q < 1, those of its Poisson-subsampled pair (no lattice).
+std::pair<Direction, Direction> directions(const CertifiedLoss& loss, const std::optional<Rational>& q,
+                                           std::optional<Interval>& lattice_step, Precision prec) {
+  if (q && (sgn(*q) <= 0 || *q > 1))
+    throw Error("fast composition", "sampling_rate", to_string(*q), "must lie in (0, 1]");
+  if (q && *q != 1) return subsampled_directions(loss, *q, prec);
   bool lattice = true;
   Rational g(0);
   for (const auto& a : loss.atoms()) {
@@ -504,19 +535,29 @@ FastBracket fast_epsilon_at_delta(const PrivacyLoss& loss, unsigned long k, cons
 
 FastBracket fast_delta_at_epsilon(const CertifiedLoss& loss, unsigned long k, const Rational& epsilon,
                                   const FastCompositionOptions& options) {
+  return fast_delta_at_epsilon(loss, k, epsilon, std::nullopt, options);
+}
+
+FastBracket fast_epsilon_at_delta(const CertifiedLoss& loss, unsigned long k, const Rational& delta,
+                                  const FastCompositionOptions& options) {
+  return fast_epsilon_at_delta(loss, k, delta, std::nullopt, options);
+}
+
+FastBracket fast_delta_at_epsilon(const CertifiedLoss& loss, unsigned long k, const Rational& epsilon,
+                                  const std::optional<Rational>& sampling_rate, const FastCompositionOptions& options) {
   if (sgn(epsilon) < 0) throw Error("fast composition", "epsilon", to_string(epsilon), "must be non-negative");
   std::optional<Interval> lattice_step;
-  const auto [remove, add] = directions(loss, lattice_step, options.precision);
+  const auto [remove, add] = directions(loss, sampling_rate, lattice_step, options.precision);
   return refine(remove, add, lattice_step, k, options, [&](const Composed& c) {
     return delta_bracket(c, epsilon, options.precision, options.direction);
   });
 }
 
 FastBracket fast_epsilon_at_delta(const CertifiedLoss& loss, unsigned long k, const Rational& delta,
-                                  const FastCompositionOptions& options) {
+                                  const std::optional<Rational>& sampling_rate, const FastCompositionOptions& options) {
   if (sgn(delta) <= 0 || delta > 1) throw Error("fast composition", "delta", to_string(delta), "must lie in (0, 1]");
   std::optional<Interval> lattice_step;
-  const auto [remove, add] = directions(loss, lattice_step, options.precision);
+  const auto [remove, add] = directions(loss, sampling_rate, lattice_step, options.precision);
   return refine(remove, add, lattice_step, k, options, [&](const Composed& c) {
     return epsilon_bracket(c, delta, options.precision, options.direction);
   });

@@ -136,11 +136,20 @@ FastBracket fast_epsilon_at_delta(const PrivacyLoss& loss, unsigned long k, cons
 
 /// The same for a loss with certified masses (mechanisms given by ε: rr, krr, dlaplace). Ratios
 /// e^{s} with rational s (coefficient 1) form a lattice with step gcd(s); other ratios are
-/// gridded as above. No subsampling (the subsampled ratios leave the form c·e^s).
+/// gridded as above. Subsampled: the overloads with a sampling rate below.
 FastBracket fast_delta_at_epsilon(const CertifiedLoss& loss, unsigned long k, const Rational& epsilon,
                                   const FastCompositionOptions& options = {});
 /// See above.
 FastBracket fast_epsilon_at_delta(const CertifiedLoss& loss, unsigned long k, const Rational& delta,
                                   const FastCompositionOptions& options = {});
+/// The same for the Poisson-subsampled pair (q·P + (1−q)·Q, Q) of a certified loss at
+/// @p sampling_rate q (add/remove, amplification/poisson.hpp): its ratios q·c·e^s + 1 − q leave the
+/// form c·e^s, so they are gridded from their enclosures (no lattice). Preconditions as above and
+/// 0 < q ≤ 1 ("sampling_rate"); q = 1 (or none) is the base pair.
+FastBracket fast_delta_at_epsilon(const CertifiedLoss& loss, unsigned long k, const Rational& epsilon,
+                                  const std::optional<Rational>& sampling_rate, const FastCompositionOptions& options = {});
+/// See above.
+FastBracket fast_epsilon_at_delta(const CertifiedLoss& loss, unsigned long k, const Rational& delta,
+                                  const std::optional<Rational>& sampling_rate, const FastCompositionOptions& options = {});
 
 }  // namespace exactdp

@@ -81,9 +81,9 @@ void parse_sampling(Claim& claim, const Json& v, const std::string& source, cons
                 "record's contribution); use add-remove");
   const ClaimComponent& comp = claim.components.front();
   const bool gauss = comp.spec.family() == MechanismFamily::gaussian;
-  if (!gauss && !comp.spec.exact_loss())
+  if (!gauss && !comp.spec.exact_loss() && !comp.spec.certified_loss(64))
     throw Error(source, at + "/mechanism", comp.mechanism,
-                "Poisson subsampling is supported for mechanisms with exact tables (rr:lambda, krr:lambda, dlaplace:r) "
+                "Poisson subsampling is supported for finite mechanisms (rr, krr, dlaplace, truncated dgauss) "
                 "and for gauss");
   claim.sampling = text;
   claim.sampling_rate = q;

@@ -132,4 +132,38 @@ CertifiedLoss discrete_laplace_loss(const Rational& epsilon, unsigned long sensi
   return CertifiedLoss::from_atoms(std::move(atoms), where);
 }
 
+CertifiedLoss truncated_discrete_gaussian_loss(const Rational& sigma2, unsigned long sensitivity, unsigned long truncation,
+                                               Precision precision) {
+  constexpr const char* where = "truncated_discrete_gaussian_loss";
+  if (sgn(sigma2) <= 0) throw Error(where, "sigma2", to_string(sigma2), "the variance sigma2 must be positive");
+  mechanism_detail::check_sensitivity(where, sensitivity);
+  if (truncation > max_table_outcomes)
+    throw Error(where, "truncation", std::to_string(truncation),
+                "the truncation bound must be at most " + std::to_string(max_table_outcomes));
+  const long T = static_cast<long>(truncation), D = static_cast<long>(sensitivity);
+  // the unnormalised weights e^{−x²/(2σ²)} for |x| ≤ T, and their sum Z (certified)
+  std::vector<Interval> weight;
+  weight.reserve(static_cast<std::size_t>(2 * T + 1));
+  Interval z = Interval::zero(precision);
+  for (long x = -T; x <= T; ++x) {
+    weight.push_back(x == 0 ? Interval(1L, precision) : exp(Interval(Rational(-x * x) / (2 * sigma2), precision)));
+    z += weight.back();
+  }
+  auto w = [&](long x) { return weight[static_cast<std::size_t>(x + T)] / z; };  // the noise mass at x
+  const Interval zero = Interval::zero(precision);
+  std::vector<CertifiedLossAtom> atoms;
+  atoms.reserve(static_cast<std::size_t>(2 * T + 1 + D));
+  for (long x = -T; x <= T + D; ++x) {
+    const bool in_p = x <= T, in_q = x - D >= -T;
+    if (!in_p && !in_q) continue;  // 2T < Δ: a gap between the two supports
+    if (in_p && in_q)
+      atoms.push_back({SymbolicRatio::exponential(1, Rational(D * D - 2 * x * D) / (2 * sigma2)), w(x), w(x - D)});
+    else if (in_p)
+      atoms.push_back({SymbolicRatio::infinity(), w(x), zero});
+    else
+      atoms.push_back({SymbolicRatio::zero(), zero, w(x - D)});
+  }
+  return CertifiedLoss::from_atoms(std::move(atoms), where);
+}
+
 }  // namespace exactdp

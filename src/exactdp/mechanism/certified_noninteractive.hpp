@@ -64,4 +64,20 @@ Interval randomized_response_composition_least_epsilon(const Interval& lambda, c
 CertifiedLoss discrete_laplace_loss(const Rational& epsilon, unsigned long sensitivity,
                                     Precision precision = default_precision);
 
+/// The PLD of the truncated discrete Gaussian mechanism with integer sensitivity Δ, as
+/// dp-accounting's DiscreteGaussianPrivacyLoss defines it: the noise N_ℤ(0, σ²) restricted to
+/// [−T, T] and renormalised, w(x) = e^{−x²/(2σ²)}/Z with Z = Σ_{|x|≤T} e^{−x²/(2σ²)}, and the pair
+/// P = w (value 0), Q = w(· − Δ) (value Δ). Outcome x ∈ [Δ − T, T] (both supports) has ratio
+/// P(x)/Q(x) = e^{(Δ² − 2xΔ)/(2σ²)} (Z cancels), held exactly; x ∈ [−T, Δ − T) has ratio +∞ (P-mass
+/// only) and x ∈ (T, T + Δ] ratio 0 (Q-mass only). Distinct x give distinct ratios, and the pair is
+/// symmetric (x ↦ Δ − x swaps P and Q), so both directions have one profile.
+///
+/// T = 0, or 2T < Δ, are allowed: the supports are then disjoint (no noise that can hide the
+/// change) and δ(ε) = 1 at every ε, the degenerate pair it is (dp-accounting refuses 2T < Δ).
+///
+/// Preconditions: σ² > 0 (exactdp::Error naming "sigma2"), 1 ≤ Δ ≤ max_table_outcomes, T ≤
+/// max_table_outcomes ("truncation").
+CertifiedLoss truncated_discrete_gaussian_loss(const Rational& sigma2, unsigned long sensitivity, unsigned long truncation,
+                                               Precision precision = default_precision);
+
 }  // namespace exactdp
