@@ -321,6 +321,13 @@ class Executor:
             return 1
         return max(1, len(self._client.scheduler_info().get("workers", {})))
 
+    def worker_cpu_seconds(self):
+        """{worker address: CPU seconds of its process so far} (tasks, imports and Dask's own work);
+        empty when serial. Timings only."""
+        if self._client is None:
+            return {}
+        return self._client.run(time.process_time)
+
     def describe(self):
         """Where the tasks run, in a few words."""
         if self._client is None:
