@@ -242,9 +242,20 @@ def _claim_cost(c):
     return 0.002
 
 
-def _produce_claims(name, grid):
-    """One task: the claims document of accountant ``name`` on ``grid`` and the seconds it took."""
+def _produce_claims(name, grid, expected):
+    """One task: the claims document of accountant ``name`` on ``grid`` and the seconds it took.
+    ``expected``: the versions the report states (the accountant's package and ``environment()``
+    without the platform, as the client sees them); a worker with other versions refuses, since
+    the accountant's floats may depend on them."""
+    from .adapters import _common as C
+
     mod = importlib.import_module(ADAPTERS[name])
+    here = {k: v for k, v in environment().items() if k != "platform"}
+    here[mod.PACKAGE] = C.version(mod.PACKAGE)
+    differ = {k: (v, here.get(k)) for k, v in expected.items() if here.get(k) != v}
+    if differ:
+        raise RuntimeError("this worker has other versions than the client: " +
+                           ", ".join(f"{k} {b} here, {a} in the client" for k, (a, b) in differ.items()))
     t0 = time.perf_counter()
     doc = mod.claims(grid=grid)
     return {"doc": doc, "seconds": time.perf_counter() - t0}
@@ -515,6 +526,7 @@ def _submit_all(accountants, grid, out, exactdp_bin, log, grid_resolution, grid_
     from .distributed import Task, TaskError
 
     work, tasks = {}, []
+    env = {k: v for k, v in environment().items() if k != "platform"}
     for name in accountants:
         mod = importlib.import_module(ADAPTERS[name])
         ver = C.version(mod.PACKAGE)
@@ -526,7 +538,7 @@ def _submit_all(accountants, grid, out, exactdp_bin, log, grid_resolution, grid_
             log(f"{name}: installed {ver}, adapter pinned at {mod.PINNED}; auditing the installed version")
         work[name] = {"version": ver}
         tasks.append(Task.of("claims", {"accountant": name, "package": mod.PACKAGE, "version": ver, "grid": grid},
-                             name, grid, cost=CLAIMS_FIRST + _CLAIMS_COST.get(name, 1.0)))
+                             name, grid, {**env, mod.PACKAGE: ver}, cost=CLAIMS_FIRST + _CLAIMS_COST.get(name, 1.0)))
     brackets = {}  # calibration scenario -> (batch, index): one bracket per scenario, whichever accountant asks
     for i, got in executor.completed(executor.submit(_produce_claims, tasks)):
         name = tasks[i].params["accountant"]
