@@ -61,12 +61,14 @@ def main():
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--repeat", type=int, default=1,
                     help="pairs of runs, alternating the order (serial first, then cluster first, ...)")
+    ap.add_argument("--keep", metavar="DIR", help="write the runs' reports under DIR (default: a temporary directory)")
     args = ap.parse_args()
     if hasattr(sys, "set_int_max_str_digits"):
         sys.set_int_max_str_digits(0)
     names = list(audit_all.ADAPTERS) if args.accountants == "all" else args.accountants.split(",")
     rows, same = [], True
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as scratch:
+        tmp = args.keep or scratch
         for rep in range(args.repeat):
             order = ("serial", "dask") if rep % 2 == 0 else ("dask", "serial")
             got = {}
@@ -100,6 +102,14 @@ def main():
         print(f"| {s['rep'] + 1} | {d['total'] / s['total']:.2f} | {busiest:.1f} / {s['client']:.1f} s = "
               f"{busiest / s['client']:.2f} | {d['busiest_tasks']:.1f} / {s['task_cpu']:.1f} s = "
               f"{d['busiest_tasks'] / max(s['task_cpu'], 1e-9):.2f} | {best / max(s['task_cpu'], 1e-9):.2f} |")
+    print()
+    print("Task thread CPU by kind (serial → cluster, summed over workers):")
+    for got in rows:
+        s, d = got["serial"], got["dask"]
+        kinds = sorted({k.split("-")[0] for k, _, _ in s["tasks"] + d["tasks"]})
+        print(f"pair {s['rep'] + 1}: " + "; ".join(
+            f"{kind} {sum(c for k, c, _ in s['tasks'] if k.startswith(kind + '-')):.1f} → "
+            f"{sum(c for k, c, _ in d['tasks'] if k.startswith(kind + '-')):.1f} s" for kind in kinds))
     print("reports equal apart from timings:", same)
     return 0 if same else 1
 

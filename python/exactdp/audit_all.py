@@ -245,16 +245,20 @@ def _claim_cost(c):
 def _produce_claims(name, grid, expected):
     """One task: the claims document of accountant ``name`` on ``grid`` and the seconds it took.
     ``expected``: the versions the report states (the accountant's package and ``environment()``
-    without the platform, as the client sees them); a worker with other versions refuses, since
-    the accountant's floats may depend on them."""
+    without the platform, as the client sees them) and the client's ``thread_settings()``; a worker
+    with others refuses, since the accountant's floats may depend on them (dp_accounting's deltas
+    change in their last bits with the number of OpenBLAS threads)."""
     from .adapters import _common as C
+
+    from .distributed import thread_settings
 
     mod = importlib.import_module(ADAPTERS[name])
     here = {k: v for k, v in environment().items() if k != "platform"}
     here[mod.PACKAGE] = C.version(mod.PACKAGE)
+    here["threads"] = thread_settings()
     differ = {k: (v, here.get(k)) for k, v in expected.items() if here.get(k) != v}
     if differ:
-        raise RuntimeError("this worker has other versions than the client: " +
+        raise RuntimeError("this worker has other versions or thread settings than the client: " +
                            ", ".join(f"{k} {b} here, {a} in the client" for k, (a, b) in differ.items()))
     t0 = time.perf_counter()
     doc = mod.claims(grid=grid)
@@ -526,7 +530,10 @@ def _submit_all(accountants, grid, out, exactdp_bin, log, grid_resolution, grid_
     from .distributed import Task, TaskError
 
     work, tasks = {}, []
+    from .distributed import thread_settings
+
     env = {k: v for k, v in environment().items() if k != "platform"}
+    env["threads"] = thread_settings()  # BLAS sums split over threads: the last bits of some claims
     for name in accountants:
         mod = importlib.import_module(ADAPTERS[name])
         ver = C.version(mod.PACKAGE)

@@ -57,7 +57,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 __all__ = ["SERIAL", "Batch", "Executor", "SplitResult", "Task", "TaskError", "add_arguments", "decode", "encode",
-           "executor_from_args", "solve_split", "stable_key"]
+           "executor_from_args", "solve_split", "stable_key", "thread_settings"]
 
 #: The ``scheduler`` value that runs every task in this process.
 SERIAL = "serial"
@@ -256,6 +256,23 @@ class Checkpoint:
 
 
 # ------------------------------------------------------------------------------ executor
+#: the environment variables that set the thread counts of numerical libraries (the number of
+#: threads that split a BLAS sum can change its last bits)
+_THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "MKL_NUM_THREADS",
+                     "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS")
+
+
+def thread_settings():
+    """What decides the thread counts of numerical libraries in this process: the variables of
+    ``_THREAD_VARIABLES`` that are set, and the CPUs the process may run on. Two processes with the
+    same settings compute the same floats with the same libraries."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cpus = os.cpu_count()
+    return ", ".join([f"{k}={os.environ[k]}" for k in _THREAD_VARIABLES if k in os.environ] + [f"{cpus} CPUs"])
+
+
 class Executor:
     """Runs lists of independent tasks serially, on a LocalCluster or on a running cluster.
 
@@ -287,8 +304,15 @@ class Executor:
                 import dask
 
                 # the scheduler (in this process) hands a worker its next task only when the worker is
-                # free (Dask's default, 1.1, sends one ahead): the queue stays ordered by priority
-                with dask.config.set({"distributed.scheduler.worker-saturation": 1.0}):
+                # free (Dask's default, 1.1, sends one ahead): the queue stays ordered by priority.
+                # The workers inherit this process's thread settings of numerical libraries (Dask's
+                # default pins OpenBLAS, MKL and OpenMP to one thread): a float a task computes, such
+                # as an accountant's claim, can depend on how many threads split a sum, and a task
+                # must compute what it computes here.
+                environ = {k: v for k, v in dask.config.get("distributed.nanny.pre-spawn-environ", {}).items()
+                           if k not in _THREAD_VARIABLES}
+                with dask.config.set({"distributed.scheduler.worker-saturation": 1.0,
+                                      "distributed.nanny.pre-spawn-environ": environ}):
                     self._cluster = LocalCluster(n_workers=n_workers or os.cpu_count() or 1, threads_per_worker=1,
                                                  processes=True, memory_limit=memory_limit, dashboard_address=":0",
                                                  silence_logs=logging.ERROR)
