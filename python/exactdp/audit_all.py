@@ -242,6 +242,11 @@ def _claim_cost(c):
     return 0.002
 
 
+class OtherEnvironment(RuntimeError):
+    """A worker's versions or thread settings differ from the client's: the client produces the
+    accountant's claims itself."""
+
+
 def _produce_claims(name, grid, expected):
     """One task: the claims document of accountant ``name`` on ``grid`` and the seconds it took.
     ``expected``: the versions the report states (the accountant's package and ``environment()``
@@ -258,7 +263,7 @@ def _produce_claims(name, grid, expected):
     here["threads"] = thread_settings()
     differ = {k: (v, here.get(k)) for k, v in expected.items() if here.get(k) != v}
     if differ:
-        raise RuntimeError("this worker has other versions or thread settings than the client: " +
+        raise OtherEnvironment("this worker has other versions or thread settings than the client: " +
                            ", ".join(f"{k} {b} here, {a} in the client" for k, (a, b) in differ.items()))
     t0 = time.perf_counter()
     doc = mod.claims(grid=grid)
@@ -550,6 +555,12 @@ def _submit_all(accountants, grid, out, exactdp_bin, log, grid_resolution, grid_
     for i, got in executor.completed(executor.submit(_produce_claims, tasks)):
         name = tasks[i].params["accountant"]
         w = work[name]
+        if isinstance(got, TaskError) and got.error == OtherEnvironment.__name__:
+            log(f"{name}: {got.message}; producing its claims in this process")
+            try:
+                got = _produce_claims(*tasks[i].args)
+            except Exception as e:  # noqa: BLE001 - an accountant failing is reported, not fatal
+                got = TaskError(tasks[i].key, tasks[i].params, type(e).__name__, str(e))
         if isinstance(got, TaskError):
             w["failed"] = f"{got.error}: {got.message}"
             continue

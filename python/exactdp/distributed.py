@@ -264,13 +264,17 @@ _THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "GOTO_NUM_THREAD
 
 def thread_settings():
     """What decides the thread counts of numerical libraries in this process: the variables of
-    ``_THREAD_VARIABLES`` that are set, and the CPUs the process may run on. Two processes with the
-    same settings compute the same floats with the same libraries."""
+    ``_THREAD_VARIABLES`` that are set, and, when none is, the CPUs the process may run on (the
+    libraries' default). Two processes with the same settings compute the same floats with the same
+    libraries."""
+    pinned = [f"{k}={os.environ[k]}" for k in _THREAD_VARIABLES if k in os.environ]
+    if pinned:
+        return ", ".join(pinned)
     try:
         cpus = len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         cpus = os.cpu_count()
-    return ", ".join([f"{k}={os.environ[k]}" for k in _THREAD_VARIABLES if k in os.environ] + [f"{cpus} CPUs"])
+    return f"{cpus} CPUs"
 
 
 class Executor:

@@ -304,3 +304,13 @@ def test_split_game_on_the_cluster_equals_the_whole_search(cluster, depth, group
 def test_split_game_rejects_a_depth_at_the_horizon():
     with pytest.raises(exactdp.Error):
         exactdp.distributed.solve_split(SVT, 16, depth=5, horizon=5, scheduler="serial")
+
+
+def test_a_worker_with_other_versions_or_threads_refuses_to_produce_claims():
+    # the accountants' floats may change with numpy's version or BLAS's thread count; the check runs
+    # before the accountant, and audit_all then produces those claims in the client instead
+    here = {k: v for k, v in audit_all.environment().items() if k != "platform"}
+    here["threads"] = exactdp.distributed.thread_settings()
+    for field, other in (("numpy", "0.0"), ("threads", "OPENBLAS_NUM_THREADS=1" if "=" not in here["threads"] else "1 CPUs")):
+        with pytest.raises(audit_all.OtherEnvironment, match=field):
+            audit_all._produce_claims("opendp", "ci", dict(here, **{field: other}))
