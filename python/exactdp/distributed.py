@@ -315,8 +315,11 @@ class Executor:
                 # must compute what it computes here.
                 environ = {k: v for k, v in dask.config.get("distributed.nanny.pre-spawn-environ", {}).items()
                            if k not in _THREAD_VARIABLES}
+                # Also: no statistical profiling of the tasks (a stack sample every 10 ms, for the
+                # dashboard only).
                 with dask.config.set({"distributed.scheduler.worker-saturation": 1.0,
-                                      "distributed.nanny.pre-spawn-environ": environ}):
+                                      "distributed.nanny.pre-spawn-environ": environ,
+                                      "distributed.worker.profile.enabled": False}):
                     self._cluster = LocalCluster(n_workers=n_workers or os.cpu_count() or 1, threads_per_worker=1,
                                                  processes=True, memory_limit=memory_limit, dashboard_address=":0",
                                                  silence_logs=logging.ERROR)
