@@ -228,6 +228,7 @@ CLAIMS_FIRST = 10_000.0
 # groups of claims estimated below CHEAP seconds are audited together, up to CHUNK seconds a task:
 # a Dask task costs a few milliseconds of scheduling, more than such a claim
 CHEAP, CHUNK = 0.05, 0.25
+GRID_COST = 0.25  # _claim_cost of a claim the grid brackets answer
 
 
 def _claim_cost(c):
@@ -236,7 +237,7 @@ def _claim_cost(c):
     families = {str(m.get("mechanism", "") if isinstance(m, dict) else m).split(":")[0] for m in mechanisms}
     times = int(c.get("times", 1)) if str(c.get("times", 1)).isdigit() else 1
     if c.get("sampling") and families & {"gauss", "gaussian"}:
-        return 0.25
+        return GRID_COST
     if times > 1 and families & {"laplace"}:
         return 0.06
     return 0.002
@@ -309,7 +310,7 @@ def _audit_layout(doc):
                 layout.append(chunk)
                 chunk, chunk_cost = [], 0.0
             chunk, chunk_cost = chunk + indices, chunk_cost + cost
-        elif _claim_cost(doc["claims"][indices[0]]) >= 0.25:  # grid brackets: nothing shared
+        elif _claim_cost(doc["claims"][indices[0]]) >= GRID_COST:  # grid brackets: nothing shared
             layout += [[i] for i in indices]
         else:
             layout.append(indices)
