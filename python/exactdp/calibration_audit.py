@@ -23,7 +23,18 @@ import subprocess
 from fractions import Fraction
 
 
-def _bracket(cal, exactdp_bin, relative_width):
+def scenario(cal):
+    """The scenario of a calibration entry: records with the same scenario share exactdp's bracket."""
+    return (cal["family"], cal["target_epsilon"], cal["target_delta"], cal["times"], cal.get("sampling_rate"))
+
+
+def default_width(cal, relative_width=None):
+    """The relative width asked of exactdp's bracket (module comment)."""
+    return relative_width or ("1/1000" if cal.get("sampling_rate") else "1/1000000")
+
+
+def exactdp_bracket(cal, exactdp_bin, relative_width):
+    """(status, (lo, hi) or None): exactdp's certified bracket of the least sigma of the scenario."""
     args = {"epsilon": cal["target_epsilon"], "delta": cal["target_delta"], "times": cal["times"],
             "sampling_rate": cal.get("sampling_rate")}
     if exactdp_bin:
@@ -44,19 +55,20 @@ def _bracket(cal, exactdp_bin, relative_width):
     return r["status"], ((r["lo"], r["hi"]) if "lo" in r else None)
 
 
-def add_ratios(rows, exactdp_bin=None, relative_width=None, log=None):
-    """Adds exactdp's bracket and the ratio to every row with a ``calibration`` entry (in place)."""
-    cache = {}
+def add_ratios(rows, exactdp_bin=None, relative_width=None, log=None, brackets=None):
+    """Adds exactdp's bracket and the ratio to every row with a ``calibration`` entry (in place).
+    ``brackets``: {``scenario(cal)``: ``exactdp_bracket(...)``} already computed (at the default width), used
+    instead of computing them again."""
+    cache = dict(brackets or {})
     for row in rows:
         cal = row.get("calibration")
         if not cal:
             continue
-        key = (cal["family"], cal["target_epsilon"], cal["target_delta"], cal["times"], cal.get("sampling_rate"))
+        key = scenario(cal)
         if key not in cache:
             if log:
                 log(f"calibration: exactdp's bracket for {key}")
-            width = relative_width or ("1/1000" if cal.get("sampling_rate") else "1/1000000")
-            cache[key] = _bracket(cal, exactdp_bin, width)
+            cache[key] = exactdp_bracket(cal, exactdp_bin, default_width(cal, relative_width))
         status, bracket = cache[key]
         cal = dict(cal)
         cal["exactdp_status"] = status

@@ -21,6 +21,15 @@ Where the tasks run (``scheduler``):
   the task's function (a function defined in ``__main__`` travels by value).
 - a ``distributed.Client`` already connected: used as is and not closed.
 
+**Many lists at once, longest first.** ``Executor.submit`` starts a list without waiting for it and
+returns a ``Batch``; ``Executor.completed(batch)`` yields its results as they finish and
+``Executor.gather(batch)`` returns them in the list's order. A caller can so submit more work
+while earlier work runs (the audit submits each accountant's claims as soon as they are
+produced: no barrier between accountants). A task's ``cost`` (an estimate in seconds, any scale)
+becomes its Dask priority: the costliest tasks start first, so the long ones do not end up last
+on one worker while the other idles (longest processing time first). Serially a list runs when
+it is submitted, in its order.
+
 **Failures.** A task that raises does not stop the others. Its slot in the result list holds a
 ``TaskError`` naming the task's key, its parameters, the exception's type and message and the
 worker's traceback; ``Executor.run`` also writes one line per failure to ``log``. A worker that
@@ -47,8 +56,8 @@ import uuid
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-__all__ = ["SERIAL", "Executor", "SplitResult", "Task", "TaskError", "add_arguments", "decode", "encode",
-           "executor_from_args", "solve_split", "stable_key"]
+__all__ = ["SERIAL", "Batch", "Executor", "SplitResult", "Task", "TaskError", "add_arguments", "decode", "encode",
+           "executor_from_args", "solve_split", "stable_key", "thread_settings"]
 
 #: The ``scheduler`` value that runs every task in this process.
 SERIAL = "serial"
@@ -118,17 +127,20 @@ class Task:
     """One unit of work: ``fn(*args)`` under the stable ``key``; ``params`` (a dict of JSON-able
     values) say in failures and in the results file what the task is about. ``affinity``: tasks
     with the same affinity string are sent to the same worker while it is alive (new affinities
-    are dealt to the workers in turn), so a cache inside the worker process serves all of them; it
-    never changes a result, only where the work is done."""
+    are dealt to the workers in turn), so a cache inside the worker process serves all of them.
+    ``cost``: an estimate of the task's time
+    (seconds, or any scale shared by the tasks of one executor); costlier tasks start first on a
+    cluster. Neither changes a result, only where and when the work is done."""
     key: str
     params: dict
     args: tuple = ()
     affinity: str = None
+    cost: float = None
 
     @classmethod
-    def of(cls, name, params, *args, affinity=None):
+    def of(cls, name, params, *args, affinity=None, cost=None):
         """A task keyed ``stable_key(name, params)``."""
-        return cls(stable_key(name, params), params, args, affinity)
+        return cls(stable_key(name, params), params, args, affinity, cost)
 
 
 @dataclass(frozen=True)
@@ -146,6 +158,27 @@ class TaskError:
 
     def as_json(self):
         return {"error": self.error, "message": self.message, "traceback": self.traceback}
+
+
+class Batch:
+    """The tasks of one ``Executor.submit`` call and their results as they arrive (read them with
+    ``Executor.completed`` or ``Executor.gather``)."""
+
+    _MISSING = object()
+
+    def __init__(self, tasks):
+        self.tasks = tasks
+        self.results = [Batch._MISSING] * len(tasks)
+        self._order = []  # indices in the order they finished
+
+    def _put(self, i, value):
+        self.results[i] = value
+        self._order.append(i)
+
+    @property
+    def done(self):
+        """True when every task has a result."""
+        return len(self._order) == len(self.tasks)
 
 
 def _plain(value):
@@ -223,6 +256,27 @@ class Checkpoint:
 
 
 # ------------------------------------------------------------------------------ executor
+#: the environment variables that set the thread counts of numerical libraries (the number of
+#: threads that split a BLAS sum can change its last bits)
+_THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "MKL_NUM_THREADS",
+                     "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS")
+
+
+def thread_settings():
+    """What decides the thread counts of numerical libraries in this process: the variables of
+    ``_THREAD_VARIABLES`` that are set, and, when none is, the CPUs the process may run on (the
+    libraries' default). Two processes with the same settings compute the same floats with the same
+    libraries."""
+    pinned = [f"{k}={os.environ[k]}" for k in _THREAD_VARIABLES if k in os.environ]
+    if pinned:
+        return ", ".join(pinned)
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cpus = os.cpu_count()
+    return f"{cpus} CPUs"
+
+
 class Executor:
     """Runs lists of independent tasks serially, on a LocalCluster or on a running cluster.
 
@@ -251,9 +305,24 @@ class Executor:
             if scheduler is None:
                 import logging
 
-                self._cluster = LocalCluster(n_workers=n_workers or os.cpu_count() or 1, threads_per_worker=1,
-                                             processes=True, memory_limit=memory_limit, dashboard_address=":0",
-                                             silence_logs=logging.ERROR)
+                import dask
+
+                # the scheduler (in this process) hands a worker its next task only when the worker is
+                # free (Dask's default, 1.1, sends one ahead): the queue stays ordered by priority.
+                # The workers inherit this process's thread settings of numerical libraries (Dask's
+                # default pins OpenBLAS, MKL and OpenMP to one thread): a float a task computes, such
+                # as an accountant's claim, can depend on how many threads split a sum, and a task
+                # must compute what it computes here.
+                environ = {k: v for k, v in dask.config.get("distributed.nanny.pre-spawn-environ", {}).items()
+                           if k not in _THREAD_VARIABLES}
+                # Also: no statistical profiling of the tasks (a stack sample every 10 ms, for the
+                # dashboard only).
+                with dask.config.set({"distributed.scheduler.worker-saturation": 1.0,
+                                      "distributed.nanny.pre-spawn-environ": environ,
+                                      "distributed.worker.profile.enabled": False}):
+                    self._cluster = LocalCluster(n_workers=n_workers or os.cpu_count() or 1, threads_per_worker=1,
+                                                 processes=True, memory_limit=memory_limit, dashboard_address=":0",
+                                                 silence_logs=logging.ERROR)
                 self._client = Client(self._cluster)
             else:
                 self._client = Client(scheduler, timeout="30s")
@@ -268,6 +337,8 @@ class Executor:
         #: for each call of run(), the keys of the tasks it ran (not those read from the results file)
         self.batches = []
         self._placement = {}  # affinity -> worker address
+        self._pending = None  # distributed.as_completed of the futures not yet collected
+        self._where = {}  # Dask key -> (Batch, index)
 
     @property
     def serial(self):
@@ -281,6 +352,13 @@ class Executor:
             return 1
         return max(1, len(self._client.scheduler_info().get("workers", {})))
 
+    def worker_cpu_seconds(self):
+        """{worker address: CPU seconds of its process so far} (tasks, imports and Dask's own work);
+        empty when serial. Timings only."""
+        if self._client is None:
+            return {}
+        return self._client.run(time.process_time)
+
     def describe(self):
         """Where the tasks run, in a few words."""
         if self._client is None:
@@ -291,35 +369,42 @@ class Executor:
     def run(self, fn, tasks):
         """Runs ``fn(*task.args)`` for every task and returns the results in the order of ``tasks``;
         a failed task's entry is a ``TaskError``. Tasks already in the results file are not run."""
+        return self.gather(self.submit(fn, tasks))
+
+    def submit(self, fn, tasks):
+        """Starts ``fn(*task.args)`` for every task without waiting (serially: runs them now, in
+        order) and returns the ``Batch``; read it with ``completed`` or ``gather``. Tasks already in
+        the results file are not run. On a cluster the costlier tasks (``Task.cost``) start first,
+        whichever list they came in."""
         tasks = list(tasks)
         keys = [t.key for t in tasks]
         if len(set(keys)) != len(keys):
             dup = sorted({k for k in keys if keys.count(k) > 1})
-            raise ValueError(f"Executor.run: repeated task keys {dup[:5]} (two tasks with the same name and parameters)")
-        out = [None] * len(tasks)
+            raise ValueError(f"Executor.submit: repeated task keys {dup[:5]} (two tasks with the same name and parameters)")
+        batch = Batch(tasks)
         todo = []
         for i, t in enumerate(tasks):
             if self._checkpoint is not None and t.key in self._checkpoint.done:
-                out[i] = self._checkpoint.done[t.key]
+                batch._put(i, self._checkpoint.done[t.key])
             else:
                 todo.append(i)
         if self._checkpoint is not None and len(todo) < len(tasks):
             self._log(f"{len(tasks) - len(todo)} of {len(tasks)} tasks read from {self._checkpoint.path}")
+        self.batches.append([tasks[i].key for i in todo])
         if self._client is None:
             for i in todo:
-                out[i] = self._finish(tasks[i], *_call(fn, tasks[i].args))
-            self.batches.append([tasks[i].key for i in todo])
-            return out
+                batch._put(i, self._finish(tasks[i], *_call(fn, tasks[i].args)))
+            return batch
         import cloudpickle
         from distributed import as_completed
 
-        token = uuid.uuid4().hex[:8]  # Dask keys unique to this run: another client's tasks never mix in
+        if self._pending is None:
+            self._pending = as_completed()
+        token = uuid.uuid4().hex[:8]  # Dask keys unique to this call: another client's tasks never mix in
         workers = sorted(self._client.scheduler_info()["workers"]) if any(tasks[i].affinity for i in todo) else []
-        index = {}
         futures = []
         for i in todo:
             dkey = f"{tasks[i].key}-{token}"
-            index[dkey] = i
             blob = cloudpickle.dumps((fn, tasks[i].args))
             where = {}
             if tasks[i].affinity and workers:
@@ -328,18 +413,55 @@ class Executor:
                 if target not in workers:
                     target = self._placement[tasks[i].affinity] = workers[len(self._placement) % len(workers)]
                 where = {"workers": [target], "allow_other_workers": True}
-            futures.append(self._client.submit(_call_pickled, blob, key=dkey, pure=False, retries=0, **where))
-        for fut in as_completed(futures):
-            i = index[fut.key]
+            # Dask runs higher priorities first; a cost in milliseconds keeps 1 ms apart
+            priority = int(round(1000 * tasks[i].cost)) if tasks[i].cost else 0
+            fut = self._client.submit(_call_pickled, blob, key=dkey, pure=False, retries=0, priority=priority, **where)
+            self._where[fut.key] = (batch, i)
+            futures.append(fut)
+        self._pending.update(futures)
+        self._collect(block=False)  # write to the results file what finished meanwhile
+        return batch
+
+    def completed(self, batch):
+        """Yields ``(index, result)`` for every task of ``batch`` as it finishes (those already
+        finished first); results of other batches that finish meanwhile are kept for them."""
+        given = 0
+        while True:
+            while given < len(batch._order):
+                i = batch._order[given]
+                given += 1
+                yield i, batch.results[i]
+            if given == len(batch.results):
+                return
+            self._collect(block=True)
+
+    def gather(self, batch):
+        """The results of ``batch`` in the order of its tasks, once all have finished."""
+        for _ in self.completed(batch):
+            pass
+        return list(batch.results)
+
+    def _collect(self, block):
+        """Records finished futures with their batches: at least one when ``block``, else those
+        ready now."""
+        if self._pending is None:
+            return
+        if block:
+            futures = [next(self._pending)]
+        else:
+            futures = []
+        while self._pending.has_ready():
+            futures.append(next(self._pending))
+        for fut in futures:
+            batch, i = self._where.pop(fut.key)
+            task = batch.tasks[i]
             if fut.status == "finished":
-                out[i] = self._finish(tasks[i], *fut.result())
+                batch._put(i, self._finish(task, *fut.result()))
             else:  # the task never returned: its worker died (KilledWorker) or it was cancelled
                 exc = fut.exception()
                 tb = "".join(traceback.format_tb(fut.traceback())) if fut.traceback() is not None else ""
-                out[i] = self._finish(tasks[i], False, (type(exc).__name__, str(exc), tb), None)
+                batch._put(i, self._finish(task, False, (type(exc).__name__, str(exc), tb), None))
             fut.release()
-        self.batches.append([tasks[i].key for i in todo])
-        return out
 
     def _finish(self, task, ok, value, timing):
         self.seconds[task.key], self.cpu_seconds[task.key], self.process[task.key] = timing or (None, None, None)

@@ -224,13 +224,29 @@ def test_audit_claims_as_tasks_equal_the_whole_document(cluster):
     for scheduler in ("serial", cluster):
         ex = Executor(scheduler)
         assert audit_all._audit_as_tasks(CLAIMS, None, 1024, 40000, ex) == whole
-        # "sound" and "unsound" differ only in the claimed epsilon: one task for both
-        assert len(ex.batches) == 1 and len(ex.batches[0]) == 3
+        # every claim here is audited in milliseconds: one task for the four
+        assert len(ex.batches) == 1 and len(ex.batches[0]) == 1
+
+
+def test_audit_layout_keeps_shared_laws_together_and_splits_grid_brackets():
+    sub = {"mechanism": "gauss:sigma=1", "sampling": "poisson:q=1/100", "times": 10}
+    lap = {"mechanism": "laplace:b=1", "times": 10}
+    cheap = [dict(c, id=c["id"] + "2") for c in CLAIMS["claims"]] * 20  # repeats: 80 cheap claims
+    claims = (CLAIMS["claims"] + [dict(sub, id=f"s{d}", delta=f"1/10^{d}", claimed_epsilon="1") for d in (5, 10)]
+              + [dict(lap, id=f"l{d}", delta=f"1/10^{d}", claimed_epsilon="3") for d in (5, 10)] + cheap)
+    layout = audit_all._audit_layout({"claims": claims})
+    assert sorted(i for t in layout for i in t) == list(range(len(claims)))  # each claim once
+    assert [4] in layout and [5] in layout  # grid brackets share nothing: a task each
+    assert [6, 7] in layout  # the k-fold Laplace claims share their composed law: one task
+    # claims differing only in the claimed value share a task; cheap tasks hold several groups
+    assert next(t for t in layout if 0 in t) == next(t for t in layout if 1 in t)
+    assert all(len(t) > 2 for t in layout if t[0] not in (4, 5, 6))
+    assert 1 < len([t for t in layout if t[0] not in (4, 5, 6)]) < 20
 
 
 def test_a_bad_claim_is_named_by_its_place_in_the_document():
     bad = dict(CLAIMS, claims=CLAIMS["claims"][:2] + [dict(CLAIMS["claims"][2], sampling="poisson:q=2")])
-    with pytest.raises(RuntimeError, match=r"1 of 2 tasks \(3 claims\) .*\n.*/claims/2/sampling"):
+    with pytest.raises(RuntimeError, match=r"1 of 1 tasks \(3 claims\) .*\n.*/claims/2/sampling"):
         audit_all._audit_as_tasks(bad, None, 1024, 40000, Executor("serial", log=lambda m: None))
 
 
@@ -288,3 +304,13 @@ def test_split_game_on_the_cluster_equals_the_whole_search(cluster, depth, group
 def test_split_game_rejects_a_depth_at_the_horizon():
     with pytest.raises(exactdp.Error):
         exactdp.distributed.solve_split(SVT, 16, depth=5, horizon=5, scheduler="serial")
+
+
+def test_a_worker_with_other_versions_or_threads_refuses_to_produce_claims():
+    # the accountants' floats may change with numpy's version or BLAS's thread count; the check runs
+    # before the accountant, and audit_all then produces those claims in the client instead
+    here = {k: v for k, v in audit_all.environment().items() if k != "platform"}
+    here["threads"] = exactdp.distributed.thread_settings()
+    for field, other in (("numpy", "0.0"), ("threads", "OPENBLAS_NUM_THREADS=1" if "=" not in here["threads"] else "1 CPUs")):
+        with pytest.raises(audit_all.OtherEnvironment, match=field):
+            audit_all._produce_claims("opendp", "ci", dict(here, **{field: other}))
