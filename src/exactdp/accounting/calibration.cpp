@@ -196,7 +196,8 @@ std::optional<AuditOptions> next_rung(const AuditOptions& previous, const ClaimR
     // per-law cap, which the resolution reached also gets)
     next.grid_resolution_start = std::max(previous.grid_resolution_start, std::min(evidence.grid_resolution, next.grid_resolution_max));
   } else if (evidence.precision > 0) {
-    next.start = std::min(std::max(previous.start, evidence.precision), next.cap);  // certified routes: precisions below were tried
+    // certified routes: the precisions up to the one reached were tried
+    next.start = std::min(std::max(previous.start, 2 * evidence.precision), next.cap);
   }
   return next;
 }
