@@ -66,9 +66,8 @@ inline constexpr unsigned max_grid_resolution = 4096;
 inline constexpr std::size_t min_grid_point_budget = 64;
 /// Largest grid budget (`--grid-points`, and the most a calibration's refinement raises it to): the
 /// one-use discretisation evaluates certified Φ enclosures on every bin and dominates the time,
-/// which grows at least linearly with the points (one DP-SGD level, q = 1/100 and 1 000 steps:
-/// 1.3 s of CPU at 40 000 points, 4.9 s at 160 000); 2·10⁶ points keep one judgement to about a
-/// minute of CPU by that growth (an extrapolation), the most a single level should cost.
+/// which grows at least linearly with the points; 2·10⁶ points take minutes of CPU per level
+/// (docs/calibration.md, "Refinement"), the most a single judgement should cost.
 inline constexpr std::size_t max_grid_point_budget = 2000000;
 
 /// Least precision (bits) up to which an undecided claim may be refined (`exactdp check
