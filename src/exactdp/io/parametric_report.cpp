@@ -15,6 +15,17 @@ using json = nlohmann::ordered_json;
 
 json algebraic(const parametric::RealAlgebraic& a) { return json::parse(a.to_json()); }
 
+/// The keys every parametric report starts with: the spec, its parameter and the parameter's range.
+json header(const ParametricSpec& spec) {
+  const auto& g = spec.game;
+  json r;
+  r["spec"] = spec.source;
+  r["parameter"] = g.parameter;
+  r["range"] = {{"lower", to_string(g.range.lower)}, {"upper", to_string(g.range.upper)},
+                {"lower_open", g.range.lower_open}, {"upper_open", g.range.upper_open}};
+  return r;
+}
+
 std::string proved_text(const ParametricSpec& spec, const ParametricClaimVerdict& v, const parametric::RationalFunction& lambda) {
   const auto& g = spec.game;
   std::ostringstream os;
@@ -29,11 +40,7 @@ std::string proved_text(const ParametricSpec& spec, const ParametricClaimVerdict
 std::string parametric_check_json(const ParametricSpec& spec, const parametric::RationalFunction& lambda,
                                   const ParametricCheckOptions& options, const ParametricClaimVerdict& v) {
   const auto& g = spec.game;
-  json r;
-  r["spec"] = spec.source;
-  r["parameter"] = g.parameter;
-  r["range"] = {{"lower", to_string(g.range.lower)}, {"upper", to_string(g.range.upper)},
-                {"lower_open", g.range.lower_open}, {"upper_open", g.range.upper_open}};
+  json r = header(spec);
   r["claim"] = {{"lambda", lambda.to_string(g.parameter)}, {"delta", "0"}};
   r["horizon"] = v.decision.horizon;
   r["adversary"] = "adaptive";
@@ -138,11 +145,7 @@ std::optional<Rational> run_sample(const parametric::PiecewiseRatio& ratio, std:
 
 std::string parametric_ratio_json(const ParametricSpec& spec, const parametric::PiecewiseRatio& ratio) {
   const auto& g = spec.game;
-  json r;
-  r["spec"] = spec.source;
-  r["parameter"] = g.parameter;
-  r["range"] = {{"lower", to_string(g.range.lower)}, {"upper", to_string(g.range.upper)},
-                {"lower_open", g.range.lower_open}, {"upper_open", g.range.upper_open}};
+  json r = header(spec);
   r["horizon"] = ratio.horizon;
   r["adversary"] = "adaptive";
   r["infinite"] = ratio.infinite;
