@@ -1,7 +1,11 @@
 # Finds FLINT (exact polynomial arithmetic: fmpz_poly) and, when present, its ball arithmetic Arb
-# (Debian bookworm: libflint-dev 2.9 and the separate libflint-arb-dev 2.23; FLINT 3 merged Arb
-# into libflint). Debian ships no CMake or pkg-config file for either. Defines FLINT::FLINT, and
-# FLINT::ARB when Arb is found (exactdp uses only FLINT::FLINT in its library).
+# as a separate library (Debian bookworm: libflint-dev 2.9 and libflint-arb-dev 2.23, header
+# arb_poly.h in /usr/include, library libflint-arb). Debian ships no CMake or pkg-config file for
+# either. Defines FLINT::FLINT, and FLINT::ARB when a separate Arb library and its header are found.
+# exactdp's library links FLINT::FLINT always and FLINT::ARB when it exists (CMakeLists.txt: then
+# EXACTDP_HAVE_ARB selects Arb's enclosure of erfc in numeric/interval.cpp, MPFR's otherwise).
+# FLINT 3 merged Arb into libflint and ships no libflint-arb/libarb: there FLINT::ARB is not
+# defined and exactdp falls back to MPFR, correct but slower in the tails of Φ.
 find_path(FLINT_INCLUDE_DIR flint/fmpz_poly.h)
 find_library(FLINT_LIBRARY flint)
 find_path(FLINT_ARB_INCLUDE_DIR arb_poly.h PATHS /usr/include /usr/include/flint)

@@ -15,7 +15,10 @@ returns its report as a dict with exact values as ``Fraction`` and certified one
 * ``meets`` and ``fails``: the two ends with their evidence (``true_epsilon`` or ``true_delta``,
   certified at that level; ``method``, ``precision``);
 * ``probability`` (rr, krr): the truth probability lambda/(lambda + k - 1) at each end;
-* ``monotonicity``: why more noise never hurts in this family (the premise of the bisection).
+* ``monotonicity``: why more noise never hurts in this family (the premise of the bisection);
+* ``stop_reason``: why the search stopped (the width reached, or the level that stayed undecided
+  at the refinement limit); ``refinements``: how many refined re-judgements it ran (each level
+  also says its own ``refinements``, ``grid_point_budget`` and ``precision_cap``).
 
 Numbers are Fractions, ints or exact strings ("1e-5"); Python floats are refused (pass
 ``Fraction(x)`` for the exact binary value of a float).
@@ -24,6 +27,7 @@ import json
 from fractions import Fraction
 
 from ._core import _calibrate_json
+from ._core import limits as _limits
 from .audit import _value
 from .composition import _exact as _exact_text
 
@@ -47,17 +51,22 @@ def _level(level):
 
 
 def calibrate(family, epsilon, delta, times=1, sampling_rate=None, relative_width="1/1000", witness="epsilon",
-              max_levels=200, digits=10, grid_resolution=1024, grid_points=40000, max_memory=1 << 30):
+              max_levels=200, digits=10, grid_resolution=1024, grid_points=40000, max_memory=1 << 30,
+              refine_grid_points=_limits.max_grid_point_budget):
     """The least noise of ``family`` ("gauss", "laplace", "dlaplace", "rr", "krr:k=K", optionally with fixed
     keys such as "gauss:sensitivity=2") for which ``times`` uses, each Poisson-subsampled at
     ``sampling_rate`` (add/remove), are (``epsilon``, ``delta``)-DP: a certified bracket (see the module
     docstring). ``witness`` ("epsilon" or "delta") chooses the certified quantity that judges each level;
-    ``grid_resolution``, ``grid_points`` and ``max_memory`` are the audit's limits for each level.
+    ``grid_resolution``, ``grid_points`` and ``max_memory`` are the audit's limits for each level;
+    a level still undecided under them is judged again with 4 times the grid budget (twice the
+    resolution and precision) until decided or the budget reaches ``refine_grid_points``
+    (``exactdp._core.limits.min_grid_point_budget`` … ``max_grid_point_budget``; at most
+    ``grid_points``: no refinement). The report says why the search stopped (``stop_reason``).
     Raises ``exactdp.Error`` (a ValueError) naming the field on bad input or a refused family.
     """
     text = _calibrate_json(family, _exact(epsilon, "epsilon"), _exact(delta, "delta"), _exact(times, "times"),
                            _exact(sampling_rate, "sampling_rate"), _exact(relative_width, "relative_width"), witness,
-                           max_levels, digits, grid_resolution, grid_points, max_memory)
+                           max_levels, digits, grid_resolution, grid_points, max_memory, refine_grid_points)
     report = json.loads(text)
     out = dict(report)
     out["target"] = {k: (v if k == "times" else Fraction(v)) for k, v in report["target"].items()}

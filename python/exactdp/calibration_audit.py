@@ -6,7 +6,9 @@ the noise enough: sound / unsound). ``add_ratios`` answers the second: for each 
 exactdp's certified calibration (accounting/calibration.hpp, ``exactdp.calibrate``) and adds to the
 row's ``calibration`` entry
 
-* ``exactdp_bracket``: [lo, hi], the certified bracket of the least sigma (exact "p/q"), and
+* ``exactdp_bracket``: [lo, hi], the certified bracket of the least sigma (exact "p/q"; for
+  dp-accounting's randomized response, of the least noise parameter p = K/(lambda + K - 1), mapped
+  from exactdp's bracket of lambda), and
   ``exactdp_status`` ("bracketed", or why not);
 * ``ratio``: [sigma/hi, sigma/lo] as exact "p/q" and ``ratio_float`` as floats: the returned sigma
   over the least one lies in this interval (above 1: more noise than necessary; below 1 at its
@@ -70,6 +72,11 @@ def add_ratios(rows, exactdp_bin=None, relative_width=None, log=None, brackets=N
                 log(f"calibration: exactdp's bracket for {key}")
             cache[key] = exactdp_bracket(cal, exactdp_bin, default_width(cal, relative_width))
         status, bracket = cache[key]
+        if bracket is not None and cal.get("buckets"):
+            # exactdp's bracket is of lambda (noisier: smaller); dp-accounting's p = K/(lambda + K - 1)
+            # is noisier when larger, so the lambda ends swap
+            k = cal["buckets"]
+            bracket = (Fraction(k) / (bracket[1] + k - 1), Fraction(k) / (bracket[0] + k - 1))
         cal = dict(cal)
         cal["exactdp_status"] = status
         if bracket is not None:

@@ -44,18 +44,19 @@ from decimal import Decimal
 from fractions import Fraction
 
 from ._core import Error
+from ._core import limits as _limits
 
 __all__ = ["Mechanism", "canonical_name"]
 
-#: The spec-file limits of ``src/exactdp/core/limits.hpp``: a mechanism beyond them cannot be
-#: written as a spec file, so exploration refuses it.
-SPEC_MAX_STATES = 100_000
-SPEC_MAX_MESSAGES = 10_000
-SPEC_MAX_CELLS = 1 << 22
-SPEC_MAX_ROWS = 1 << 20
-SPEC_MAX_BYTES = 16 << 20
-SPEC_MAX_HORIZON = 100_000
-SPEC_MAX_RATIONAL_BITS = 4096
+#: The spec-file limits of ``src/exactdp/core/limits.hpp``, read through the binding: a mechanism
+#: beyond them cannot be written as a spec file, so exploration refuses it.
+SPEC_MAX_STATES = _limits.max_states
+SPEC_MAX_MESSAGES = _limits.max_messages
+SPEC_MAX_CELLS = _limits.max_table_cells
+SPEC_MAX_ROWS = _limits.max_rows
+SPEC_MAX_BYTES = _limits.max_input_bytes
+SPEC_MAX_HORIZON = _limits.max_horizon
+SPEC_MAX_RATIONAL_BITS = _limits.max_rational_bits
 
 _HALT = "halt"
 _INVALID = "invalid"

@@ -11,6 +11,7 @@
 #include "exactdp/accounting/calibration.hpp"
 #include "exactdp/accounting/claim_check.hpp"
 #include "exactdp/accounting/composition_plan.hpp"
+#include "exactdp/core/limits.hpp"
 #include "exactdp/accounting/verdict.hpp"
 #include "exactdp/io/calibration_report.hpp"
 #include "exactdp/io/check_report.hpp"
@@ -51,8 +52,8 @@ Rational rational(nb::handle h, const char* field) {
 
 unsigned long count(nb::handle h, const char* field) {
   Rational k = rational(h, field);
-  if (k.get_den() != 1 || k < 1 || k > 100000000)
-    throw Error("exactdp", field, to_string(k), "must be an integer between 1 and 100000000");
+  if (k.get_den() != 1 || k < 1 || k > max_composition_uses)
+    throw Error("exactdp", field, to_string(k), "must be an integer between 1 and " + std::to_string(max_composition_uses));
   return k.get_num().get_ui();
 }
 
@@ -122,7 +123,7 @@ std::string check_json(const Game& game, const std::string& source, const std::s
   if (horizon > 0) options.engine.horizon = horizon;
   options.engine.max_nodes = max_nodes;
   options.engine.threads = threads;
-  if (max_precision < 64) throw Error("check", "max_precision", std::to_string(max_precision), "must be at least 64 bits");
+  limits::check_range<long>("check", "max_precision", max_precision, limits::min_claim_precision, limits::max_claim_precision);
   options.max_precision = max_precision;
   ClaimVerdict verdict;
   {
@@ -476,9 +477,9 @@ NB_MODULE(_core, m) {
            std::uint64_t max_memory) {
           AuditOptions options;
           options.plan.memory_budget = max_memory;
-          if (grid_resolution < options.grid_resolution_start)
-            throw Error("audit", "grid_resolution", std::to_string(grid_resolution), "must be at least 4");
-          if (grid_points < 64) throw Error("audit", "grid_points", std::to_string(grid_points), "must be at least 64");
+          limits::check_range("audit", "digits", digits, limits::min_digits, limits::max_digits);
+          limits::check_range("audit", "grid_resolution", grid_resolution, limits::min_grid_resolution, limits::max_grid_resolution);
+          limits::check_range("audit", "grid_points", grid_points, limits::min_grid_point_budget, limits::max_grid_point_budget);
           options.grid_resolution_max = grid_resolution;
           options.grid_point_budget = grid_points;
           auto claims = parse_claims(text, source);
@@ -495,7 +496,7 @@ NB_MODULE(_core, m) {
       "_calibrate_json",
       [](const std::string& family, nb::handle epsilon, nb::handle delta, nb::handle times, nb::handle sampling_rate,
          nb::handle relative_width, const std::string& witness, unsigned max_levels, int digits, unsigned grid_resolution,
-         std::size_t grid_points, std::uint64_t max_memory) {
+         std::size_t grid_points, std::uint64_t max_memory, std::size_t refine_grid_points) {
         CalibrationTarget target;
         target.epsilon = read_epsilon(to_string(rational(epsilon, "epsilon")), "epsilon", 100000);
         target.delta = read_delta(to_string(rational(delta, "delta")), "delta");
@@ -506,10 +507,14 @@ NB_MODULE(_core, m) {
         if (witness != "epsilon" && witness != "delta") throw Error("calibrate", "witness", witness, "expected epsilon or delta");
         options.witness = witness == "delta" ? CalibrationWitness::delta : CalibrationWitness::epsilon;
         options.max_levels = max_levels;
-        if (grid_resolution < options.audit.grid_resolution_start)
-          throw Error("calibrate", "grid_resolution", std::to_string(grid_resolution), "must be at least 4");
+        limits::check_range("calibrate", "digits", digits, limits::min_digits, limits::max_digits);
+        limits::check_range("calibrate", "grid_resolution", grid_resolution, limits::min_grid_resolution, limits::max_grid_resolution);
+        limits::check_range("calibrate", "grid_points", grid_points, limits::min_grid_point_budget, limits::max_grid_point_budget);
+        limits::check_range("calibrate", "refine_grid_points", refine_grid_points, limits::min_grid_point_budget,
+                            limits::max_grid_point_budget);
         options.audit.grid_resolution_max = grid_resolution;
         options.audit.grid_point_budget = grid_points;
+        options.refine_grid_point_limit = refine_grid_points;
         options.audit.plan.memory_budget = max_memory;
         nb::gil_scoped_release release;
         return calibration_report_json(calibrate(family, target, options), digits);
@@ -518,9 +523,30 @@ NB_MODULE(_core, m) {
       nb::arg("relative_width"), nb::arg("witness") = "epsilon", nb::arg("max_levels") = CalibrationOptions{}.max_levels,
       nb::arg("digits") = 10, nb::arg("grid_resolution") = AuditOptions{}.grid_resolution_max,
       nb::arg("grid_points") = AuditOptions{}.grid_point_budget, nb::arg("max_memory") = default_memory_budget,
+      nb::arg("refine_grid_points") = CalibrationOptions{}.refine_grid_point_limit,
       "The report of `exactdp calibrate --json` (docs/calibration.md) as JSON text.");
 
   m.attr("default_memory_budget") = default_memory_budget;
+
+  // The bounds of core/limits.hpp, read by the Python layer (one number, one place).
+  nb::module_ lim = m.def_submodule("limits", "The limits of src/exactdp/core/limits.hpp (each documented there).");
+  lim.attr("max_input_bytes") = limits::max_input_bytes;
+  lim.attr("max_states") = limits::max_states;
+  lim.attr("max_messages") = limits::max_messages;
+  lim.attr("max_table_cells") = limits::max_table_cells;
+  lim.attr("max_rows") = limits::max_rows;
+  lim.attr("max_horizon") = limits::max_horizon;
+  lim.attr("max_rational_bits") = limits::max_rational_bits;
+  lim.attr("max_memory_budget_mib") = limits::max_memory_budget_mib;
+  lim.attr("min_digits") = limits::min_digits;
+  lim.attr("max_digits") = limits::max_digits;
+  lim.attr("min_grid_resolution") = limits::min_grid_resolution;
+  lim.attr("max_grid_resolution") = limits::max_grid_resolution;
+  lim.attr("min_grid_point_budget") = limits::min_grid_point_budget;
+  lim.attr("max_grid_point_budget") = limits::max_grid_point_budget;
+  lim.attr("min_claim_precision") = limits::min_claim_precision;
+  lim.attr("max_claim_precision") = limits::max_claim_precision;
+  lim.attr("max_composition_uses") = max_composition_uses;
 
   // The one planner binding: a composition of mechanism specs and exact pairs, each optionally
   // Poisson-subsampled, through the same planner (plan_composition: estimated under the memory budget, refused or rerouted like

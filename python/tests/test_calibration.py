@@ -80,3 +80,25 @@ def test_refusals_name_the_field(family, kwargs, field):
 def test_floats_are_refused():
     with pytest.raises(TypeError):
         exactdp.calibrate("gauss", epsilon=1.0, delta="1e-5")
+
+
+def test_limits_are_bound_not_copied():
+    """exactdp._core.limits carries core/limits.hpp's bounds, and the calibration refuses values beyond
+    them naming the field (the same bounds as the CLI's flags)."""
+    from exactdp._core import limits
+    assert limits.max_grid_point_budget == 2_000_000 and limits.max_grid_resolution == 4096
+    assert exactdp.mechanism.SPEC_MAX_STATES == limits.max_states
+    for field, value in [("grid_points", limits.max_grid_point_budget + 1), ("grid_resolution", limits.min_grid_resolution - 1),
+                         ("refine_grid_points", limits.min_grid_point_budget - 1), ("digits", limits.max_digits + 1)]:
+        with pytest.raises(exactdp.Error, match=field):
+            exactdp.calibrate("gauss", epsilon=1, delta="1e-5", **{field: value})
+
+
+def test_refinement_decides_and_reports_why_it_stopped():
+    args = dict(epsilon=1, delta="1e-5", times=10, sampling_rate="1/10", relative_width="1/200", grid_points=256)
+    coarse = exactdp.calibrate("gauss", refine_grid_points=256, **args)
+    assert coarse["status"] == "undecided" and "stays undecided" in coarse["stop_reason"]
+    fine = exactdp.calibrate("gauss", refine_grid_points=16384, **args)
+    assert fine["status"] == "bracketed" and fine["refinements"] > 0
+    # dp-accounting 0.6.0's PLD calibration (tolerance 1e-6) of this target: sigma = 1.7405783078
+    assert fine["lo"] < Fraction("1.7406") and fine["hi"] > Fraction("1.7405")

@@ -107,7 +107,9 @@ std::function<int()> add_audit(CLI::App& app) {
   auto digits = std::make_shared<int>(10);
   cmd->add_option("CLAIMS", *file, "The claims file")->required();
   cmd->add_flag("--json", *json_output, "Machine-readable output: exact values as \"p/q\", certified as {\"lo\",\"hi\"}");
-  cmd->add_option("--digits", *digits, "Significant digits of certified (interval) output")->check(CLI::Range(2, 200))->default_val(10);
+  cmd->add_option("--digits", *digits, digits_help())
+      ->check(CLI::Range(limits::min_digits, limits::max_digits))
+      ->default_val(10);
   auto resolution = std::make_shared<unsigned>(AuditOptions{}.grid_resolution_max);
   auto budget = std::make_shared<std::size_t>(AuditOptions{}.grid_point_budget);
   auto max_memory_mib = std::make_shared<std::uint64_t>(default_memory_budget >> 20);
@@ -115,13 +117,15 @@ std::function<int()> add_audit(CLI::App& app) {
   cmd->add_option("--grid-resolution", *resolution,
                   "Grid brackets (subsampled Gaussian, k-fold Laplace): the highest resolution tried, in grid points per "
                   "standard deviation of the privacy loss (4, 8, ... up to this until decided; each doubling narrows the "
-                  "bracket about 4-fold and costs about 4 times the time)")
-      ->check(CLI::Range(4u, 4096u))
+                  "bracket about 4-fold and costs about 4 times the time; " +
+                      range_text(limits::min_grid_resolution, limits::max_grid_resolution) + ")")
+      ->check(CLI::Range(limits::min_grid_resolution, limits::max_grid_resolution))
       ->default_val(AuditOptions{}.grid_resolution_max);
   cmd->add_option("--grid-points", *budget,
                   "Grid brackets: no doubling of the resolution once a law holds more than half this many points "
-                  "(time grows with the square of the size)")
-      ->check(CLI::Range(std::size_t{64}, std::size_t{2000000}))
+                  "(time grows with the square of the size; " +
+                      range_text(limits::min_grid_point_budget, limits::max_grid_point_budget) + ")")
+      ->check(CLI::Range(limits::min_grid_point_budget, limits::max_grid_point_budget))
       ->default_val(AuditOptions{}.grid_point_budget);
   return [=]() -> int {
     auto claims = load_claims_file(*file);  // every input error is raised here, before any work

@@ -5,6 +5,7 @@
 #include "exactdp/accounting/calibration.hpp"
 #include "exactdp/accounting/verdict.hpp"
 #include "exactdp/core/error.hpp"
+#include "exactdp/core/limits.hpp"
 #include "exactdp/io/calibration_report.hpp"
 
 #include <nlohmann/json.hpp>
@@ -40,7 +41,8 @@ std::string render_text(const json& r) {
      << r["noisier"].get<std::string>() << ") for (" << t["epsilon"].get<std::string>() << ", " << t["delta"].get<std::string>()
      << ")-DP after " << t["times"].get<unsigned long>() << " use(s)";
   if (t.contains("sampling_rate")) os << ", Poisson-subsampled at q = " << t["sampling_rate"].get<std::string>();
-  os << "\nstatus: " << r["status"].get<std::string>() << " (" << r["levels_judged"].get<unsigned>() << " levels judged)\n";
+  os << "\nstatus: " << r["status"].get<std::string>() << " (" << r["levels_judged"].get<unsigned>() << " levels judged, "
+     << r["refinements"].get<unsigned>() << " refinement(s)): " << r["stop_reason"].get<std::string>() << "\n";
   if (r.contains("bracket"))
     os << "least " << r["parameter"].get<std::string>() << " in [" << r["bracket"]["lo"].get<std::string>() << ", "
        << r["bracket"]["hi"].get<std::string>() << "] = [" << r["bracket_decimal"]["lo"].get<std::string>() << ", "
@@ -81,24 +83,39 @@ std::function<int()> add_calibrate(CLI::App& app) {
   auto max_levels = std::make_shared<unsigned>(CalibrationOptions{}.max_levels);
   auto resolution = std::make_shared<unsigned>(AuditOptions{}.grid_resolution_max);
   auto budget = std::make_shared<std::size_t>(AuditOptions{}.grid_point_budget);
+  auto refine_limit = std::make_shared<std::size_t>(CalibrationOptions{}.refine_grid_point_limit);
   auto max_memory_mib = std::make_shared<std::uint64_t>(default_memory_budget >> 20);
   cmd->add_option("FAMILY", *family, "gauss, laplace, dlaplace, rr or krr:k=K, optionally with fixed keys")->required();
   cmd->add_option("--epsilon", *epsilon, "The target epsilon (exact decimal, e.g. 1 or 0.5)")->required();
   cmd->add_option("--delta", *delta, "The target delta, e.g. 1e-5 (0: pure DP)")->required();
-  cmd->add_option("--times,-k", *times, "Number of uses (default 1)")->check(CLI::Range(1ul, 100000000ul));
+  cmd->add_option("--times,-k", *times, "Number of uses (default 1; " + range_text(1ul, max_composition_uses) + ")")
+      ->check(CLI::Range(1ul, max_composition_uses));
   cmd->add_option("--sampling-rate", *rate, "Poisson subsampling at this rate before each use (add/remove), e.g. 0.01");
   cmd->add_option("--relative-width", *width, "Stop when (hi - lo)/lo is at most this (default 1/1000)");
   cmd->add_option("--witness", *witness, "Judge each level by epsilon(delta) (default) or delta(epsilon)")
       ->check(CLI::IsMember({"epsilon", "delta"}));
   cmd->add_option("--max-levels", *max_levels, "The most noise levels judged (default 200)")->check(CLI::Range(2u, 100000u));
   cmd->add_flag("--json", *json_output, "Machine-readable output (docs/calibration.md)");
-  cmd->add_option("--digits", *digits, "Significant digits of certified (interval) output")->check(CLI::Range(2, 200))->default_val(10);
+  cmd->add_option("--digits", *digits, digits_help())
+      ->check(CLI::Range(limits::min_digits, limits::max_digits))
+      ->default_val(10);
   cmd->add_option("--max-memory", *max_memory_mib, "Memory budget in MiB of a composed privacy-loss distribution (default 1024)")
-      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 30));
-  cmd->add_option("--grid-resolution", *resolution, "Grid brackets: the highest resolution tried at each level (as exactdp audit)")
-      ->check(CLI::Range(4u, 4096u));
-  cmd->add_option("--grid-points", *budget, "Grid brackets: the size budget at each level (as exactdp audit)")
-      ->check(CLI::Range(std::size_t{64}, std::size_t{2000000}));
+      ->check(CLI::Range(std::uint64_t{1}, limits::max_memory_budget_mib));
+  cmd->add_option("--grid-resolution", *resolution,
+                  "Grid brackets: the highest resolution tried at each level (as exactdp audit; " +
+                      range_text(limits::min_grid_resolution, limits::max_grid_resolution) + ")")
+      ->check(CLI::Range(limits::min_grid_resolution, limits::max_grid_resolution));
+  cmd->add_option("--grid-points", *budget,
+                  "Grid brackets: the size budget at each level (as exactdp audit; " +
+                      range_text(limits::min_grid_point_budget, limits::max_grid_point_budget) + ")")
+      ->check(CLI::Range(limits::min_grid_point_budget, limits::max_grid_point_budget));
+  cmd->add_option("--refine-grid-points", *refine_limit,
+                  "A level still undecided is judged again with 4 times the grid budget, twice the resolution and twice "
+                  "the precision, until decided or the budget reaches this (default " +
+                      std::to_string(CalibrationOptions{}.refine_grid_point_limit) + "; " +
+                      range_text(limits::min_grid_point_budget, limits::max_grid_point_budget) +
+                      "; at most --grid-points: no refinement)")
+      ->check(CLI::Range(limits::min_grid_point_budget, limits::max_grid_point_budget));
   return [=]() -> int {
     CalibrationTarget target;
     target.epsilon = read_epsilon(*epsilon, "--epsilon", 100000);
@@ -121,6 +138,7 @@ std::function<int()> add_calibrate(CLI::App& app) {
     options.max_levels = *max_levels;
     options.audit.grid_resolution_max = *resolution;
     options.audit.grid_point_budget = *budget;
+    options.refine_grid_point_limit = *refine_limit;
     options.audit.plan.memory_budget = *max_memory_mib << 20;
     const CalibrationResult result = calibrate(*family, target, options);
     const json report = json::parse(calibration_report_json(result, *digits));

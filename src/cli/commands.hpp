@@ -1,6 +1,7 @@
 // The subcommands of the exactdp program.
 #pragma once
 
+#include "exactdp/core/limits.hpp"
 #include "exactdp/game/engine.hpp"
 
 #include <CLI/CLI.hpp>
@@ -11,6 +12,19 @@
 #include <vector>
 
 namespace exactdp::cli {
+
+/// "from LO to HI", the accepted range of a numeric flag as its help prints it (the bounds are
+/// core/limits.hpp's constants, so the help and the check cannot disagree).
+template <class T>
+std::string range_text(T lo, T hi) {
+  return "from " + std::to_string(lo) + " to " + std::to_string(hi);
+}
+
+/// The help of `--digits` (audit, calibrate, compose, profile), with its range.
+inline std::string digits_help() {
+  return "Significant digits of certified (interval) output (default 10; " + range_text(limits::min_digits, limits::max_digits) +
+         ")";
+}
 
 /// Registers `exactdp compose` on @p app; the returned function runs it after parsing and
 /// returns the process exit code.

@@ -6,6 +6,7 @@
 
 #include "exactdp/amplification/poisson.hpp"
 #include "exactdp/core/error.hpp"
+#include "exactdp/core/limits.hpp"
 #include "exactdp/accounting/composition_plan.hpp"
 #include "exactdp/accounting/mechanism_spec.hpp"
 #include "exactdp/accounting/verdict.hpp"
@@ -43,8 +44,8 @@ void add_query_options(CLI::App* cmd, QueryOptions& q) {
   cmd->add_option("--alpha", q.alphas, "Print the Rényi divergence of order α > 1 (repeatable), e.g. 2; compose: inf for D_∞");
   cmd->add_flag("--tradeoff", q.tradeoff, "Print the vertices of the f-DP trade-off function T(P, Q)");
   cmd->add_flag("--json", q.json_output, "Machine-readable output: exact values as \"p/q\", certified as {\"lo\",\"hi\"}");
-  cmd->add_option("--digits", q.digits, "Significant digits of certified (interval) output")
-      ->check(CLI::Range(2, 200))
+  cmd->add_option("--digits", q.digits, digits_help())
+      ->check(CLI::Range(limits::min_digits, limits::max_digits))
       ->default_val(10);
   cmd->add_option("--plot", q.plot, "Draw δ(ε) and the trade-off curve into FILE.png or FILE.svg (docs/plots.md)")->check(plot_file_check());
 }

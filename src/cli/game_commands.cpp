@@ -201,8 +201,10 @@ std::function<int()> add_check(CLI::App& app) {
   cmd->add_option("--horizon", o->horizon, "Rounds to play (default: the spec's horizon)");
   add_engine_limit_options(cmd, o->max_nodes, o->max_memory_mib);
   cmd->add_option("--max-precision", o->max_precision,
-                  "Bits of e^ε (and of the RDP comparison) beyond which a claim is reported undecided (default 4096)")
-      ->check(CLI::Range(64l, 1l << 20));
+                  "Bits of e^ε (and of the RDP comparison) beyond which a claim is reported undecided (default " +
+                      std::to_string(ClaimCheckOptions{}.max_precision) + "; " +
+                      range_text(limits::min_claim_precision, limits::max_claim_precision) + ")")
+      ->check(CLI::Range(limits::min_claim_precision, limits::max_claim_precision));
   cmd->add_option("--threads", o->threads, "Worker threads of the search (default 0: all cores)");
   cmd->add_flag("--json", o->json_output, "Machine-readable output");
   cmd->add_flag("--stats", o->stats, "Print engine statistics (with the process's peak memory)");

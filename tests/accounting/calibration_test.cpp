@@ -147,6 +147,7 @@ TEST(Calibration, UnseparableLevelsEndUndecidedWithACertifiedBracket) {
   o.relative_width = Rational(1, 1000000);
   o.audit.grid_resolution_start = 4;
   o.audit.grid_resolution_max = 4;
+  o.refine_grid_point_limit = o.audit.grid_point_budget;  // no refinement
   const CalibrationResult r = calibrate("gauss", target(Rational(1), Rational(1, 100000), 10, Rational(1, 10)), o);
   EXPECT_EQ(r.status, CalibrationStatus::undecided);
   expect_witnessed(r);
@@ -159,6 +160,53 @@ TEST(Calibration, UnseparableLevelsEndUndecidedWithACertifiedBracket) {
   }
   EXPECT_GT(r.width(), Rational(1, 1000000));
   EXPECT_EQ(calibration_exit_code(r), exit_code::undecided);
+}
+
+// Refinement (CalibrationOptions::refine_grid_point_limit): with a first grid budget too small to
+// separate the levels near the least σ (q = 1/10, 10 uses, (1, 10⁻⁵), width 1/200), the search
+// without refinement stops undecided and says at which level; with refinement it reaches the width.
+// Independent check: dp-accounting 0.6.0's PLD calibration of the same target returns
+// σ = 1.7405783078 with tolerance 10⁻⁶ (docs/calibration.md, audited sound there), so the least σ
+// lies within 10⁻³ of it, and the refined bracket, 1/200 wide, must contain 1.7405…
+TEST(Calibration, RefinementDecidesWhatTheFirstBudgetCannot) {
+  CalibrationOptions o;
+  o.relative_width = Rational(1, 200);
+  o.audit.grid_point_budget = 256;
+  o.refine_grid_point_limit = 256;  // no refinement
+  const CalibrationTarget t = target(Rational(1), Rational(1, 100000), 10, Rational(1, 10));
+  const CalibrationResult coarse = calibrate("gauss", t, o);
+  ASSERT_EQ(coarse.status, CalibrationStatus::undecided);
+  expect_witnessed(coarse);
+  EXPECT_EQ(coarse.refinements, 0u);
+  EXPECT_NE(coarse.stop_reason.find("stays undecided"), std::string::npos) << coarse.stop_reason;
+
+  o.refine_grid_point_limit = 16384;
+  const CalibrationResult fine = calibrate("gauss", t, o);
+  ASSERT_EQ(fine.status, CalibrationStatus::bracketed) << fine.stop_reason;
+  expect_witnessed(fine);
+  EXPECT_GT(fine.refinements, 0u);
+  EXPECT_LE(fine.width(), o.relative_width);
+  EXPECT_LT(fine.lo(), Rational(17406, 10000));
+  EXPECT_GT(fine.hi(), Rational(17405, 10000));
+  // both brackets are certified brackets of the same least σ: they overlap
+  EXPECT_LT(std::max(coarse.lo(), fine.lo()), std::min(coarse.hi(), fine.hi()));
+  // a level's budget never exceeds the limit, and only refined levels exceed the first budget
+  for (const auto* l : {&*fine.meets, &*fine.fails}) {
+    EXPECT_LE(l->grid_point_budget, o.refine_grid_point_limit);
+    EXPECT_EQ(l->refinements > 0, l->grid_point_budget > o.audit.grid_point_budget);
+  }
+}
+
+// The refinement limit is a documented bound (core/limits.hpp), refused above it.
+TEST(Calibration, RefinementLimitAboveTheGridBudgetBoundIsRefused) {
+  CalibrationOptions o;
+  o.refine_grid_point_limit = limits::max_grid_point_budget + 1;
+  try {
+    calibrate("gauss", target(Rational(1), Rational(1, 100000)), o);
+    FAIL() << "accepted a refinement limit above limits::max_grid_point_budget";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.field(), "refine_grid_point_limit");
+  }
 }
 
 // Randomized response with δ fixed in the template: RR_{ε₀,δ₀} k times can never reach a target

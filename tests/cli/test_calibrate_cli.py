@@ -58,3 +58,32 @@ def test_refusals_exit_2_naming_the_field():
         assert word in p.stderr, p.stderr
     p = run("calibrate", "gauss", "--epsilon", "1", "--delta", "1e-5", "--relative-width", "0", expect=2)
     assert "relative_width" in p.stderr
+
+
+def test_stop_reason_and_refinement_flags():
+    """Without refinement (--refine-grid-points equal to --grid-points) a small first budget leaves a
+    level near the least sigma undecided (exit 3), and the report names it; with refinement the same
+    search reaches the width. Both brackets are certified brackets of one least sigma: they overlap."""
+    base = ["calibrate", "gauss", "--epsilon", "1", "--delta", "1e-5", "--times", "10", "--sampling-rate", "1/10",
+            "--relative-width", "1/200", "--grid-points", "256", "--json"]
+    coarse = json.loads(run(*base, "--refine-grid-points", "256", expect=3).stdout)
+    assert coarse["status"] == "undecided" and coarse["refinements"] == 0
+    assert "stays undecided" in coarse["stop_reason"]
+    fine = json.loads(run(*base, "--refine-grid-points", "16384").stdout)
+    assert fine["status"] == "bracketed" and fine["refinements"] > 0
+    assert "relative width" in fine["stop_reason"]
+    lo = max(Fraction(coarse["bracket"]["lo"]), Fraction(fine["bracket"]["lo"]))
+    hi = min(Fraction(coarse["bracket"]["hi"]), Fraction(fine["bracket"]["hi"]))
+    assert lo < hi
+    for end in ("meets", "fails"):
+        assert fine[end]["grid_point_budget"] <= 16384 and fine[end]["refinements"] >= 0
+
+
+def test_flag_ranges_come_from_the_limits_and_are_printed():
+    """The help prints each bound of core/limits.hpp, and a value beyond it is refused (exit 2)."""
+    help_text = run("calibrate", "--help").stdout
+    assert "from 4 to 4096" in help_text and "from 64 to 2000000" in help_text and "from 2 to 200" in help_text
+    for flag, value in [("--grid-resolution", "8192"), ("--grid-points", "2000001"), ("--refine-grid-points", "63"),
+                        ("--digits", "201")]:
+        run("calibrate", "gauss", "--epsilon", "1", "--delta", "1e-5", flag, value, expect=2)
+    assert "from 64 to 1048576" in run("check", "--help").stdout

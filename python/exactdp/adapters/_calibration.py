@@ -9,6 +9,8 @@ value of the float returned: the audit's verdict says whether the returned noise
 the returned sigma next to exactdp's certified bracket of the least sigma (the ratio says how much
 larger than necessary it is). docs/audit.md and docs/calibration.md.
 """
+from fractions import Fraction
+
 from . import _common as C
 
 # (target eps, target delta, sampling rate (1: none), steps)
@@ -33,17 +35,48 @@ LAPLACE_SCENARIOS = {
 }
 
 
+# dp-accounting's randomized response (RandomizedResponseDpEvent(p, K): the true bucket with
+# probability 1 - p, else a uniform draw from the K buckets; replace-one): (eps, delta, K, steps).
+# exactdp's "krr:k=K,lambda=L" with L = (K(1 - p) + p)/p, the ratio of the true bucket's probability
+# to another's; delta = 0 asks for pure DP, where the least p is K/(e^(eps/steps) + K - 1) exactly.
+RR_SCENARIOS = {
+    "ci": ((1.0, 0.0, 2, 1), (1.0, 1e-5, 4, 10)),
+    "small": ((1.0, 0.0, 2, 1), (1.0, 0.0, 4, 10), (1.0, 1e-5, 2, 10), (1.0, 1e-5, 4, 10), (1.0, 1e-5, 10, 100)),
+    "full": ((1.0, 0.0, 2, 1), (1.0, 0.0, 4, 10), (1.0, 1e-5, 2, 10), (1.0, 1e-5, 4, 10), (1.0, 1e-5, 10, 100),
+             (0.5, 1e-6, 2, 1000)),
+}
+
+
+def rr_lambda(p, buckets):
+    """exactdp's lambda of dp-accounting's RR with noise parameter p (a Fraction) over K buckets."""
+    return (buckets * (1 - p) + p) / p
+
+
+def rr_noise_parameter(lam, buckets):
+    """dp-accounting's noise parameter p of exactdp's k-ary RR with ratio lam: K/(lam + K - 1)."""
+    return buckets / (lam + buckets - 1)
+
+
 def record(cid, sigma, scenario, accountant, *, package, path, guarantee, call, documented_error=None,
-           family="gauss", parameter="sigma"):
-    """The claim record of a returned noise parameter ``sigma`` (sigma of "gauss", b of "laplace"),
-    or None when the accountant returned nothing usable."""
+           family="gauss", parameter="sigma", buckets=None):
+    """The claim record of a returned noise parameter ``sigma`` (sigma of "gauss", b of "laplace",
+    dp-accounting's noise_parameter p of randomized response over ``buckets`` buckets, judged as
+    "krr:k=K,lambda=(K(1 - p) + p)/p" under replace-one), or None when the accountant returned
+    nothing usable."""
     eps, delta, q, k = scenario
     if sigma is None:
         return None
     sigma = float(sigma)
     if not sigma > 0 or sigma != sigma or sigma == float("inf"):
         return None
-    rec = C.epsilon_claim(cid, f"{family}:{parameter}={C.exact(sigma)}", k, delta, eps, accountant,
+    if buckets is None:
+        spec, neighbouring = f"{family}:{parameter}={C.exact(sigma)}", "add-remove"
+    else:
+        if sigma > 1:
+            return None
+        lam = rr_lambda(Fraction(sigma), buckets)
+        spec, neighbouring = f"krr:k={buckets},lambda={lam.numerator}/{lam.denominator}", "replace-one"
+    rec = C.epsilon_claim(cid, spec, k, delta, eps, accountant, neighbouring=neighbouring,
                           sampling=None if q == 1.0 else q, package=package, path=path, guarantee=guarantee, call=call,
                           documented_error=documented_error,
                           comment="calibration: is the returned sigma enough for the target?")
@@ -56,4 +89,7 @@ def record(cid, sigma, scenario, accountant, *, package, path, guarantee, call, 
     rec["calibration"] = {"family": family, "parameter": parameter, "returned": C.exact(sigma),
                           "target_epsilon": C.exact(eps), "target_delta": C.exact(delta), "times": int(k),
                           "sampling_rate": None if q == 1.0 else C.exact(q)}
+    if buckets is not None:
+        # exactdp calibrates lambda of "krr:k=K"; calibration_audit maps its bracket to p
+        rec["calibration"].update({"family": f"krr:k={buckets}", "buckets": int(buckets)})
     return rec

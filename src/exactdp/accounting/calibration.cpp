@@ -4,6 +4,7 @@
 #include "exactdp/core/error.hpp"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace exactdp {
@@ -158,12 +159,8 @@ Rational CalibrationResult::width() const { return (hi() - lo()) / lo(); }
 
 namespace {
 
-/// Judges one level: the audit of the claim "the target holds" at that level.
-CalibrationLevel judge(std::string_view text, const Rational& value, const CalibrationTarget& target,
-                       const CalibrationOptions& options) {
-  CalibrationLevel level;
-  level.value = value;
-  level.mechanism = calibration_spec(text, value);
+/// The claim "the target holds" at one level.
+Claim level_claim(const CalibrationLevel& level, const CalibrationTarget& target, const CalibrationOptions& options) {
   Claim claim;
   claim.id = level.mechanism;
   claim.components.push_back({level.mechanism, parse_mechanism_spec(level.mechanism), target.times});
@@ -181,8 +178,51 @@ CalibrationLevel judge(std::string_view text, const Rational& value, const Calib
     claim.given = target.epsilon;
     claim.claimed = target.delta;
   }
-  level.evidence = audit_claim(claim, options.audit);
+  return claim;
+}
+
+/// The audit options of the refinement rung after @p previous, whose judgement was @p evidence;
+/// nullopt when @p previous already reached the limit (see CalibrationOptions::refine_grid_point_limit).
+std::optional<AuditOptions> next_rung(const AuditOptions& previous, const ClaimResult& evidence, std::size_t limit) {
+  limit = std::min(limit, limits::max_grid_point_budget);
+  if (previous.grid_point_budget >= limit) return std::nullopt;
+  AuditOptions next = previous;
+  next.grid_point_budget = std::min(4 * previous.grid_point_budget, limit);
+  next.grid_max_points = std::max(previous.grid_max_points, next.grid_point_budget);
+  next.grid_resolution_max = std::min(2 * previous.grid_resolution_max, std::max(previous.grid_resolution_max, limits::max_grid_resolution));
+  next.cap = std::min<Precision>(2 * previous.cap, std::max<Precision>(previous.cap, limits::max_claim_precision));
+  if (evidence.grid_step) {
+    // start where the previous rung stopped: the resolutions below it were tried (at a smaller
+    // per-law cap, which the resolution reached also gets)
+    next.grid_resolution_start = std::max(previous.grid_resolution_start, std::min(evidence.grid_resolution, next.grid_resolution_max));
+  } else if (evidence.precision > 0) {
+    // certified routes: the precisions up to the one reached were tried
+    next.start = std::min(std::max(previous.start, 2 * evidence.precision), next.cap);
+  }
+  return next;
+}
+
+/// Judges one level: the audit of the claim "the target holds" at that level, refined rung after
+/// rung while undecided (CalibrationOptions::refine_grid_point_limit). @p rungs counts the rungs run.
+CalibrationLevel judge(std::string_view text, const Rational& value, const CalibrationTarget& target,
+                       const CalibrationOptions& options, unsigned& rungs) {
+  CalibrationLevel level;
+  level.value = value;
+  level.mechanism = calibration_spec(text, value);
+  const Claim claim = level_claim(level, target, options);
+  AuditOptions audit = options.audit;
+  level.evidence = audit_claim(claim, audit);
+  while (level.evidence.verdict == Verdict::undecided) {
+    const std::optional<AuditOptions> next = next_rung(audit, level.evidence, options.refine_grid_point_limit);
+    if (!next) break;
+    audit = *next;
+    level.evidence = audit_claim(claim, audit);
+    ++level.refinements;
+    ++rungs;
+  }
   level.verdict = level.evidence.verdict;
+  level.grid_point_budget = audit.grid_point_budget;
+  level.precision_cap = audit.cap;
   return level;
 }
 
@@ -195,6 +235,9 @@ void validate(const CalibrationFamily& f, const CalibrationTarget& t, const Cali
     throw Error(where, "sampling_rate", to_string(*t.sampling_rate), "must lie in (0, 1]");
   if (sgn(o.relative_width) <= 0) throw Error(where, "relative_width", to_string(o.relative_width), "must be positive");
   if (o.max_levels < 2) throw Error(where, "max_levels", std::to_string(o.max_levels), "at least 2");
+  if (o.refine_grid_point_limit > limits::max_grid_point_budget)
+    throw Error(where, "refine_grid_point_limit", std::to_string(o.refine_grid_point_limit),
+                "at most " + std::to_string(limits::max_grid_point_budget) + " (limits::max_grid_point_budget)");
   if (f.family == "gauss" && sgn(t.delta) == 0)
     throw Error(where, "delta", "0", "the Gaussian mechanism is (epsilon, 0)-DP for no finite epsilon and no sigma");
 }
@@ -223,79 +266,95 @@ CalibrationResult calibrate(std::string_view text, const CalibrationTarget& targ
   validate(r.family, target, options);
   const CalibrationFamily& f = r.family;
 
+  // Every level is judged once (with its refinement) and remembered: the bisection's fallback
+  // around an undecided candidate proposes the same simple fractions again.
+  std::map<Rational, CalibrationLevel> judged;
+  auto judge_at = [&](const Rational& x) -> const CalibrationLevel& {
+    if (auto it = judged.find(x); it != judged.end()) return it->second;
+    ++r.levels_judged;
+    CalibrationLevel l = judge(text, x, target, options, r.refinements);
+    if (l.verdict == Verdict::undecided) r.undecided_levels.push_back(l);
+    return judged.emplace(x, std::move(l)).first->second;
+  };
+  auto out_of_levels = [&] { return r.levels_judged >= options.max_levels; };
+  const std::string levels_text = "the level budget (max_levels = " + std::to_string(options.max_levels) + ") ran out";
+
   // Expansion: from the starting level, towards more noise until a level meets, towards less
   // noise until one fails. Every level is judged on its own (certified), so an undecided level
   // stops the expansion in that direction only by taking one step further.
-  auto judge_at = [&](const Rational& x) {
-    ++r.levels_judged;
-    CalibrationLevel l = judge(text, x, target, options);
-    if (l.verdict == Verdict::undecided) r.undecided_levels.push_back(l);
-    return l;
-  };
   constexpr unsigned max_expansion = 64;  // 2^64 in σ or b; r, λ within 2^-64 of 1
-  CalibrationLevel first = judge_at(starting_level(f));
+  const CalibrationLevel& first = judge_at(starting_level(f));
   if (first.verdict == Verdict::holds) r.meets = first;
   else if (first.verdict == Verdict::refuted) r.fails = first;
   Rational x = first.value;
-  for (unsigned i = 0; !r.meets && i < max_expansion && r.levels_judged < options.max_levels; ++i) {
+  for (unsigned i = 0; !r.meets && i < max_expansion && !out_of_levels(); ++i) {
     x = step_noisier(f, x);
-    CalibrationLevel l = judge_at(x);
+    const CalibrationLevel& l = judge_at(x);
     if (l.verdict == Verdict::holds) r.meets = l;
     else if (l.verdict == Verdict::refuted) r.fails = l;  // the least noisy level known to fail is the noisiest one
   }
   if (!r.meets) {
     r.status = CalibrationStatus::no_level_meets;
+    r.stop_reason = "no level meets the target up to " + f.parameter + " = " + to_string(x) + " (" +
+                    (out_of_levels() ? levels_text : std::to_string(max_expansion) + " steps towards more noise") + ")";
     return r;
   }
   x = r.meets->value;
-  for (unsigned i = 0; !r.fails && i < max_expansion && r.levels_judged < options.max_levels; ++i) {
+  for (unsigned i = 0; !r.fails && i < max_expansion && !out_of_levels(); ++i) {
     x = step_less_noisy(f, x);
-    CalibrationLevel l = judge_at(x);
+    const CalibrationLevel& l = judge_at(x);
     if (l.verdict == Verdict::refuted) r.fails = l;
     else if (l.verdict == Verdict::holds) r.meets = l;
   }
   if (!r.fails) {
     r.status = CalibrationStatus::no_level_fails;
+    r.stop_reason = "every level judged meets the target, down to " + f.parameter + " = " + to_string(x) + " (" +
+                    (out_of_levels() ? levels_text : std::to_string(max_expansion) + " steps towards less noise") + ")";
     return r;
   }
 
-  // Bisection between a failing and a meeting level. An undecided candidate means the truth is
-  // at (or within the planner's resolution of) the target there: the levels halfway to each end
-  // are tried once; if neither moves the bracket, the search stops, undecided.
+  // Bisection between a failing and a meeting level. A candidate still undecided after its
+  // refinement has its truth at (or within the finest enclosure of) the target: the levels halfway
+  // to each end are tried; if neither moves the bracket, the search stops, undecided.
+  auto closer = [&](const CalibrationLevel& m) {  // m is a better end than the current one
+    if (m.verdict == Verdict::holds) return f.noisier_is_larger ? m.value < r.meets->value : m.value > r.meets->value;
+    if (m.verdict == Verdict::refuted) return f.noisier_is_larger ? m.value > r.fails->value : m.value < r.fails->value;
+    return false;
+  };
   while (!narrow(*r.meets, *r.fails, options.relative_width)) {
-    if (r.levels_judged >= options.max_levels) {
+    if (out_of_levels()) {
       r.status = CalibrationStatus::undecided;
+      r.stop_reason = levels_text + " before the relative width was reached";
       return r;
     }
     const Rational c = candidate(r.meets->value, r.fails->value);
-    CalibrationLevel l = judge_at(c);
-    if (l.verdict == Verdict::holds) {
-      r.meets = l;
-      continue;
-    }
-    if (l.verdict == Verdict::refuted) {
-      r.fails = l;
+    const CalibrationLevel& l = judge_at(c);
+    if (l.verdict != Verdict::undecided) {
+      (l.verdict == Verdict::holds ? r.meets : r.fails) = l;
       continue;
     }
     bool moved = false;
     for (const Rational& end : {r.meets->value, r.fails->value}) {
-      if (r.levels_judged >= options.max_levels) break;
-      CalibrationLevel m = judge_at(candidate(c, end));
-      if (m.verdict == Verdict::holds && (f.noisier_is_larger ? m.value < r.meets->value : m.value > r.meets->value)) {
-        r.meets = m;
-        moved = true;
-      } else if (m.verdict == Verdict::refuted &&
-                 (f.noisier_is_larger ? m.value > r.fails->value : m.value < r.fails->value)) {
-        r.fails = m;
+      if (out_of_levels()) break;
+      const CalibrationLevel& m = judge_at(candidate(c, end));
+      if (closer(m)) {
+        (m.verdict == Verdict::holds ? r.meets : r.fails) = m;
         moved = true;
       }
     }
     if (!moved) {
+      const CalibrationLevel& u = judged.at(c);
       r.status = CalibrationStatus::undecided;
+      r.stop_reason = "the level " + to_string(c) + " stays undecided after " + std::to_string(u.refinements) +
+                      " refinement(s) (grid budget " + std::to_string(u.grid_point_budget) + " points, highest resolution " +
+                      std::to_string(u.evidence.grid_resolution) + ", precision cap " + std::to_string(u.precision_cap) +
+                      " bits; refinement limit " + std::to_string(options.refine_grid_point_limit) +
+                      " points), and the levels halfway to each end moved neither end";
       return r;
     }
   }
   r.status = CalibrationStatus::bracketed;
+  r.stop_reason = "the relative width " + to_string(r.width()) + " is at most " + to_string(options.relative_width);
   return r;
 }
 

@@ -18,7 +18,10 @@
 /// certified route, its precision raised up to AuditOptions::cap, grid brackets refined up to the
 /// audit's resolution budget) — so a level whose enclosure straddles the target is refined before
 /// the search moves on, and a level the planner cannot separate is reported as **undecided**, not
-/// guessed. The search: expand by doubling (halving) until one level meets and one fails, then
+/// guessed — after refinement: a level still undecided under the given audit options is judged
+/// again with a larger grid budget, a finer highest resolution and a higher precision cap, rung
+/// after rung (CalibrationOptions::refine_grid_point_limit), since the levels the bisection
+/// reaches near the least noise are the ones whose truth lies closest to the target. The search: expand by doubling (halving) until one level meets and one fails, then
 /// bisect — each candidate the simplest rational in the middle half of the bracket, so endpoints
 /// stay short — until (hi − lo)/lo ≤ relative_width.
 ///
@@ -40,6 +43,7 @@
 
 #include "exactdp/accounting/audit.hpp"
 #include "exactdp/accounting/verdict.hpp"
+#include "exactdp/core/limits.hpp"
 #include "exactdp/numeric/interval.hpp"
 #include "exactdp/numeric/rational.hpp"
 
@@ -87,8 +91,16 @@ struct CalibrationOptions {
   /// The most levels judged (expansion and bisection together).
   unsigned max_levels = 200;
   CalibrationWitness witness = CalibrationWitness::epsilon;
-  /// How each level is judged (precision cap, grid resolutions, the planner's memory budget).
+  /// How each level is judged first (precision cap, grid resolutions, the planner's memory budget).
   AuditOptions audit;
+  /// Refinement of an undecided level: it is judged again, rung after rung, each rung with 4 times
+  /// the grid budget (AuditOptions::grid_point_budget, and the per-law cap grid_max_points raised
+  /// to at least that), twice the highest grid resolution (at most limits::max_grid_resolution),
+  /// twice the precision cap (at most limits::max_claim_precision), starting at the resolution and
+  /// precision the previous rung reached — until the level is decided or the budget has reached
+  /// this limit. At most limits::max_grid_point_budget; equal to audit.grid_point_budget (or
+  /// below it): no refinement.
+  std::size_t refine_grid_point_limit = limits::max_grid_point_budget;
 };
 
 /// One noise level judged against the target.
@@ -97,6 +109,12 @@ struct CalibrationLevel {
   std::string mechanism;   ///< the spec at this level, e.g. "gauss:sigma=3/2,sensitivity=1"
   Verdict verdict = Verdict::undecided;  ///< holds: meets the target; refuted: fails it
   ClaimResult evidence;    ///< the audit of the claim "ε(δ) ≤ ε" (or "δ(ε) ≤ δ") at this level
+  /// How many refinement rungs the level needed beyond the first judgement (0: decided, or left
+  /// undecided, under CalibrationOptions::audit), and the grid budget and precision cap of the
+  /// judgement reported in `evidence`.
+  unsigned refinements = 0;
+  std::size_t grid_point_budget = 0;
+  Precision precision_cap = 0;
 };
 
 /// How a calibration ended.
@@ -121,7 +139,11 @@ struct CalibrationResult {
   std::optional<CalibrationLevel> meets;  ///< the noisier end: meets the target (certified)
   std::optional<CalibrationLevel> fails;  ///< the less noisy end: fails the target (certified)
   std::vector<CalibrationLevel> undecided_levels;  ///< levels the planner could not separate
-  unsigned levels_judged = 0;
+  unsigned levels_judged = 0;   ///< distinct levels judged (a level is judged once, then remembered)
+  unsigned refinements = 0;     ///< refinement rungs run, over all levels
+  /// Why the search stopped, one sentence: the width reached, the level that stayed undecided at
+  /// the refinement limit (and the limits reached), the level budget, or the expansion's end.
+  std::string stop_reason;
 
   /// The bracket in numeric order, [lo, hi] (both ends present).
   Rational lo() const;

@@ -29,6 +29,9 @@ json level_json(const CalibrationLevel& l, CalibrationWitness witness, int digit
   out["exact"] = e.exact;
   out["method"] = e.method;
   out["precision"] = e.precision;
+  out["refinements"] = l.refinements;
+  out["grid_point_budget"] = l.grid_point_budget;
+  out["precision_cap"] = l.precision_cap;
   if (e.grid_step) {
     out["grid_step"] = to_string(*e.grid_step);
     out["grid_resolution"] = e.grid_resolution;
@@ -69,6 +72,8 @@ std::string calibration_report_json(const CalibrationResult& r, int digits) {
   out["undecided_levels"] = json::array();
   for (const auto& l : r.undecided_levels) out["undecided_levels"].push_back(level_json(l, r.witness, digits));
   out["levels_judged"] = r.levels_judged;
+  out["refinements"] = r.refinements;
+  out["stop_reason"] = r.stop_reason;
   out["monotonicity"] = r.family.monotonicity;
   return out.dump(2);
 }

@@ -8,9 +8,10 @@
 ///  "witness": "epsilon", "relative_width": "1/1000",
 ///  "bracket": {"lo": "p/q", "hi": "p/q", "width": "p/q"},
 ///  "meets": {"value": "p/q", "mechanism": "gauss:sigma=…", "verdict": "meets",
-///            "true_epsilon": {"lo": "…", "hi": "…"}, "exact": false, "method": "…", "precision": 128},
+///            "true_epsilon": {"lo": "…", "hi": "…"}, "exact": false, "method": "…", "precision": 128,
+///            "refinements": 0, "grid_point_budget": 40000, "precision_cap": 1024},
 ///  "fails": {…, "verdict": "fails"}, "undecided_levels": [], "levels_judged": 23,
-///  "monotonicity": "…"}
+///  "refinements": 2, "stop_reason": "the relative width … is at most 1/1000", "monotonicity": "…"}
 /// ```
 ///
 /// Exact values are "p/q"; certified ones {"lo", "hi"} decimals with the given number of

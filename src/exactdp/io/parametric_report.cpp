@@ -20,6 +20,17 @@ std::string delta_text(const ParametricSpec& spec, const ParametricClaimVerdict&
   return "δ = " + v.delta_claim.to_string(spec.game.parameter);
 }
 
+/// The keys every parametric report starts with: the spec, its parameter and the parameter's range.
+json header(const ParametricSpec& spec) {
+  const auto& g = spec.game;
+  json r;
+  r["spec"] = spec.source;
+  r["parameter"] = g.parameter;
+  r["range"] = {{"lower", to_string(g.range.lower)}, {"upper", to_string(g.range.upper)},
+                {"lower_open", g.range.lower_open}, {"upper_open", g.range.upper_open}};
+  return r;
+}
+
 std::string proved_text(const ParametricSpec& spec, const ParametricClaimVerdict& v, const parametric::RationalFunction& lambda) {
   const auto& g = spec.game;
   std::ostringstream os;
@@ -107,11 +118,7 @@ std::string delta_pieces_text(const ParametricSpec& spec, const parametric::Piec
 std::string parametric_check_json(const ParametricSpec& spec, const parametric::RationalFunction& lambda,
                                   const ParametricCheckOptions& options, const ParametricClaimVerdict& v) {
   const auto& g = spec.game;
-  json r;
-  r["spec"] = spec.source;
-  r["parameter"] = g.parameter;
-  r["range"] = {{"lower", to_string(g.range.lower)}, {"upper", to_string(g.range.upper)},
-                {"lower_open", g.range.lower_open}, {"upper_open", g.range.upper_open}};
+  json r = header(spec);
   r["claim"] = {{"lambda", lambda.to_string(g.parameter)}, {"delta", v.delta_claim.to_string(g.parameter)}};
   r["horizon"] = v.decision.horizon;
   r["adversary"] = "adaptive";
@@ -235,11 +242,7 @@ std::optional<Rational> run_sample(const parametric::PiecewiseRatio& ratio, std:
 
 std::string parametric_ratio_json(const ParametricSpec& spec, const parametric::PiecewiseRatio& ratio) {
   const auto& g = spec.game;
-  json r;
-  r["spec"] = spec.source;
-  r["parameter"] = g.parameter;
-  r["range"] = {{"lower", to_string(g.range.lower)}, {"upper", to_string(g.range.upper)},
-                {"lower_open", g.range.lower_open}, {"upper_open", g.range.upper_open}};
+  json r = header(spec);
   r["horizon"] = ratio.horizon;
   r["adversary"] = "adaptive";
   r["infinite"] = ratio.infinite;
@@ -291,11 +294,7 @@ namespace exactdp {
 std::string parametric_delta_json(const ParametricSpec& spec, const ParametricDeltaProfile& profile) {
   const auto& g = spec.game;
   const auto& w = profile.worst;
-  json r;
-  r["spec"] = spec.source;
-  r["parameter"] = g.parameter;
-  r["range"] = {{"lower", to_string(g.range.lower)}, {"upper", to_string(g.range.upper)},
-                {"lower_open", g.range.lower_open}, {"upper_open", g.range.upper_open}};
+  json r = header(spec);
   r["lambda"] = w.lambda.to_string(g.parameter);
   r["horizon"] = w.horizon;
   r["adversary"] = "adaptive";
