@@ -12,10 +12,10 @@
 //    batches (each solved with its own memo, as one Dask task) against one whole run's — the work
 //    the split duplicates — and the join checked equal to the whole run.
 //
-// Run: build/rel/bench/exactdp_engine_scaling [--quick] [--stats] | --split [H] | --above-threshold  (--quick:
+// Run: build/rel/bench/exactdp_engine_scaling [--quick] [--stats] | --split [H] | --above-threshold [Q]  (--quick:
 // the speed-up only; --stats: where the time of the speed-up runs went — the phases on one thread,
-// the tasks, the time with one worker busy — and the serial fraction; --above-threshold: the
-// AboveThreshold rows only, to 20 queries at most). A game refused on its estimate ends its sweep
+// the tasks, the time with one worker busy — and the serial fraction; --above-threshold [Q]: the
+// AboveThreshold rows only, from Q queries (default 8) to 20 or Q at most). A game refused on its estimate ends its sweep
 // with a row giving the estimate and the limit.
 // Benchmarks are not tests: this prints, it asserts only that the runs agree.
 #include "exactdp/game/engine.hpp"
@@ -79,8 +79,8 @@ void refused_row(const char* name, const GameTooLarge& e) {
 
 /// Library AboveThreshold at growing query counts, until one run takes over @p seconds, @p last
 /// queries are done, or the engine refuses the game on its estimate (printed as the last row).
-void above_threshold_rows(const library::SparseVectorParams& p, double seconds, unsigned last) {
-  for (unsigned queries = 8; queries <= last; ++queries) {
+void above_threshold_rows(const library::SparseVectorParams& p, double seconds, unsigned first, unsigned last) {
+  for (unsigned queries = first; queries <= last; ++queries) {
     const std::string name = "AboveThreshold lambda 16, " + std::to_string(queries) + " queries";
     try {
       const Timed t = run(library::above_threshold(p, -1, 1), 16, queries, 0);
@@ -199,7 +199,8 @@ int main(int argc, char** argv) {
   const bool only_at = argc > 1 && std::strcmp(argv[1], "--above-threshold") == 0;
   if (only_at) {
     std::printf("| game | wall s | CPU s | memo entries | bytes/entry | verdict |\n|---|---|---|---|---|---|\n");
-    above_threshold_rows(p, 60, 20);
+    const unsigned first = argc > 2 ? static_cast<unsigned>(std::atoi(argv[2])) : 8;
+    above_threshold_rows(p, 60, first, std::max(first, 20u));
     return 0;
   }
   std::printf("load average before: %.2f (other processes share the cores; CPU time is the steadier figure)\n\n", load_average());
@@ -240,6 +241,6 @@ int main(int argc, char** argv) {
   row("svt-counter lambda 16, horizon 9", run(svt, 16, 9, 0));
   row("tree counter T = 16, lambda 32", run(library::binary_tree_counter(4, Rational(1, 2)), 32, 16, 0));
   row("tree counter T = 32, lambda 64", run(library::binary_tree_counter(5, Rational(1, 2)), 64, 32, 0));
-  above_threshold_rows(p, 60, std::numeric_limits<unsigned>::max());
+  above_threshold_rows(p, 60, 8, std::numeric_limits<unsigned>::max());
   return 0;
 }
