@@ -12,10 +12,11 @@
 //    batches (each solved with its own memo, as one Dask task) against one whole run's — the work
 //    the split duplicates — and the join checked equal to the whole run.
 //
-// Run: build/rel/bench/exactdp_engine_scaling [--quick] [--stats] | --split [H] | --above-threshold [Q]  (--quick:
+// Run: build/rel/bench/exactdp_engine_scaling [--quick] [--stats] | --split [H] | --above-threshold [Q] | --small  (--quick:
 // the speed-up only; --stats: where the time of the speed-up runs went — the phases on one thread,
 // the tasks, the time with one worker busy — and the serial fraction; --above-threshold [Q]: the
-// AboveThreshold rows only, from Q queries (default 8) to 20 or Q at most). A game refused on its estimate ends its sweep
+// AboveThreshold rows only, from Q queries (default 8) to 20 or Q at most; --small: the CPU per
+// check of a tiny game checked 2 000 times in one process). A game refused on its estimate ends its sweep
 // with a row giving the estimate and the limit.
 // Benchmarks are not tests: this prints, it asserts only that the runs agree.
 #include "exactdp/game/engine.hpp"
@@ -187,7 +188,31 @@ int split_bench(const Game& svt, unsigned horizon) {
   return 0;
 }
 
+/// The cost of many small checks in one process (an audit's pattern): 2 000 checks of sticky RR at
+/// horizon 3 (5 memo entries), CPU per check, with the thread count left to the engine (one, no
+/// pool) and with a pool of two forced.
+int small_bench() {
+  const Game g = library::sticky_randomized_response(Rational(3), 2);
+  for (unsigned threads : {0u, 2u}) {
+    EngineOptions o;
+    o.horizon = 3;
+    o.threads = threads;
+    const ClaimCheck first = check_approximate_dp(g, 8, 0, o);
+    const double c0 = process_cpu_seconds();
+    const auto w0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < 2000; ++i) (void)check_approximate_dp(g, 8, 0, o);
+    const double cpu = process_cpu_seconds() - c0;
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
+    std::printf("sticky RR, horizon 3, --threads %u: %llu memo entries, %u worker(s); 2000 checks %.3f s CPU, %.3f s wall: "
+                "%.1f us CPU per check (load average %.2f)\n",
+                threads, static_cast<unsigned long long>(first.stats.distinct_keys), first.stats.timings.workers, cpu, wall,
+                1e6 * cpu / 2000, load_average());
+  }
+  return 0;
+}
+
 int main(int argc, char** argv) {
+  if (argc > 1 && std::strcmp(argv[1], "--small") == 0) return small_bench();
   bool quick = false, stats = false;
   for (int i = 1; i < argc; ++i) {
     quick = quick || std::strcmp(argv[i], "--quick") == 0;
