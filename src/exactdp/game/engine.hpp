@@ -68,7 +68,9 @@ struct EngineOptions {
   /// The memory budget of the memo in bytes, enforced like max_nodes on the estimate and during
   /// the run (`--max-memory`, in MiB on the command line). Default default_engine_memory_budget.
   std::uint64_t max_bytes = default_engine_memory_budget;
-  /// Worker threads of the search; 0: all cores. Values and witnesses do not depend on it.
+  /// Worker threads of the search; 0: all cores, or one (the calling thread, no pool) for a game
+  /// whose up-front estimate is at most 10 000 memo entries (docs/engine.md). Values, witnesses
+  /// and node counts do not depend on it.
   unsigned threads = 0;
   /// Reduce the game before the search: merge mechanism states by horizon-bounded bisimulation,
   /// drop duplicate message pairs and stop at nodes whose value no continuation can change

@@ -205,6 +205,10 @@ public:
     std::array<int, 2> action{-1, -1};
   };
 
+  /// @param g         the compiled game (outlives the solver)
+  /// @param f         the value functional
+  /// @param options   limits and hooks (outlive the solver)
+  /// @param where     the entry point named in errors
   /// @param estimate  the up-front estimate of the memo entries (estimate_game_size)
   /// @param workers   the search's worker threads (search_workers): 1 runs every expansion on the
   ///                  calling thread from an explicit stack, with no pool and no task overhead
