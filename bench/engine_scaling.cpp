@@ -12,8 +12,12 @@
 //    batches (each solved with its own memo, as one Dask task) against one whole run's — the work
 //    the split duplicates — and the join checked equal to the whole run.
 //
-// Run: build/rel/bench/exactdp_engine_scaling [--quick | --split [H] | --above-threshold]  (--quick: the
-// speed-up only; --above-threshold: the AboveThreshold rows only, to 20 queries at most).
+// Run: build/rel/bench/exactdp_engine_scaling [--quick] [--stats] | --split [H] | --above-threshold [Q] | --small  (--quick:
+// the speed-up only; --stats: where the time of the speed-up runs went — the phases on one thread,
+// the tasks, the time with one worker busy — and the serial fraction; --above-threshold [Q]: the
+// AboveThreshold rows only, from Q queries (default 8) to 20 or Q at most; --small: the CPU per
+// check of a tiny game checked 2 000 times in one process). A game refused on its estimate ends its sweep
+// with a row giving the estimate and the limit.
 // Benchmarks are not tests: this prints, it asserts only that the runs agree.
 #include "exactdp/game/engine.hpp"
 #include "exactdp/library/library.hpp"
@@ -25,6 +29,7 @@
 #include <vector>
 #include <algorithm>
 #include <ctime>
+#include <limits>
 #include <string>
 
 namespace {
@@ -42,10 +47,11 @@ double process_cpu_seconds() {
   return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
 }
 
-Timed run(const Game& g, const Rational& lambda, unsigned horizon, unsigned threads) {
+Timed run(const Game& g, const Rational& lambda, unsigned horizon, unsigned threads, bool record_busy = false) {
   EngineOptions o;
   o.horizon = horizon;
   o.threads = threads;
+  o.record_busy_time = record_busy;
   const auto w0 = std::chrono::steady_clock::now();
   const double c0 = process_cpu_seconds();
   Timed t;
@@ -63,6 +69,31 @@ void row(const char* name, const Timed& t) {
   std::fflush(stdout);
 }
 
+/// A row of a game the engine refused up front (its estimate over a limit): the estimate and the
+/// limit instead of the figures of a run.
+void refused_row(const char* name, const GameTooLarge& e) {
+  const char* unit = e.field() == "max_bytes" ? "bytes" : "pairs";
+  std::printf("| %-38s | refused: estimate %llu %s > limit %llu (EngineOptions::%s) | | | | |\n", name,
+              static_cast<unsigned long long>(e.estimate()), unit, static_cast<unsigned long long>(e.limit()), e.field().c_str());
+  std::fflush(stdout);
+}
+
+/// Library AboveThreshold at growing query counts, until one run takes over @p seconds, @p last
+/// queries are done, or the engine refuses the game on its estimate (printed as the last row).
+void above_threshold_rows(const library::SparseVectorParams& p, double seconds, unsigned first, unsigned last) {
+  for (unsigned queries = first; queries <= last; ++queries) {
+    const std::string name = "AboveThreshold lambda 16, " + std::to_string(queries) + " queries";
+    try {
+      const Timed t = run(library::above_threshold(p, -1, 1), 16, queries, 0);
+      row(name.c_str(), t);
+      if (t.wall > seconds) return;
+    } catch (const GameTooLarge& e) {
+      refused_row(name.c_str(), e);
+      return;
+    }
+  }
+}
+
 double load_average() {
   double l = -1;
   if (FILE* f = std::fopen("/proc/loadavg", "r")) {
@@ -70,6 +101,41 @@ double load_average() {
     std::fclose(f);
   }
   return l;
+}
+
+/// Where one run's wall time went (EngineTimings), as a table row.
+void timings_row(unsigned workers, const Timed& t) {
+  const EngineTimings& x = t.check.stats.timings;
+  const double other = t.wall - x.estimate - x.compile - x.setup - x.search;
+  std::printf("| %u | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %llu | %.1f | %.3f | %.3f | %.3f |\n", workers, t.wall, t.cpu,
+              x.estimate, x.compile, x.setup, x.search, other, static_cast<unsigned long long>(x.tasks),
+              x.tasks ? 1e6 * x.busy / static_cast<double>(x.tasks) : 0.0, x.busy, x.one_busy, x.none_busy);
+}
+
+/// The serial fraction of the 2-worker run by instrumentation: the time with at most one worker
+/// busy — the phases on the calling thread (estimate, compilation, setup, the rest of the run)
+/// and the search time with one worker or none expanding nodes — against the work, counted as
+/// that serial time plus twice the time both workers were busy. Amdahl's prediction on 2 cores
+/// follows from it, and from the 1-worker run's phases the prediction with a perfectly parallel
+/// search.
+void serial_fraction(const Timed& one, const Timed& two) {
+  const EngineTimings& a = one.check.stats.timings;
+  const EngineTimings& b = two.check.stats.timings;
+  const double outside = two.wall - b.search;                    // one thread: estimate, compile, setup, the rest
+  const double starved = b.one_busy + b.none_busy;               // in the search, at most one worker busy
+  const double both = b.search - starved;                        // both workers busy
+  const double serial = outside + starved, work = serial + 2 * both;
+  std::printf("\n2 workers: %.3f s with at most one thread working (%.3f s outside the search, %.3f s of the search with one "
+              "worker busy, %.3f s with none), %.3f s with both\n",
+              serial, outside, b.one_busy, b.none_busy, both);
+  std::printf("serial fraction f = %.3f / %.3f = %.1f %%; Amdahl on 2 cores: 1 / (f + (1 - f)/2) = %.2f\n", serial, work,
+              100 * serial / work, work / (serial + both));
+  // with one worker everything runs on one thread, so the share of the phases outside the search
+  // is a ratio within one run (load inflates them alike); serial = f1·CPU1, parallel = (1 − f1)·CPU1
+  const double f1 = (one.wall - a.search) / one.wall;
+  std::printf("1 worker: %.3f s outside the search, %.3f s of search (f1 = %.1f %%); CPU1 / (serial + parallel/2) = "
+              "1 / (f1 + (1 - f1)/2) = %.2f\n",
+              one.wall - a.search, a.search, 100 * f1, 1 / (f1 + (1 - f1) / 2));
 }
 
 }  // namespace
@@ -122,8 +188,36 @@ int split_bench(const Game& svt, unsigned horizon) {
   return 0;
 }
 
+/// The cost of many small checks in one process (an audit's pattern): 2 000 checks of sticky RR at
+/// horizon 3 (5 memo entries), CPU per check, with the thread count left to the engine (one, no
+/// pool) and with a pool of two forced.
+int small_bench() {
+  const Game g = library::sticky_randomized_response(Rational(3), 2);
+  for (unsigned threads : {0u, 2u}) {
+    EngineOptions o;
+    o.horizon = 3;
+    o.threads = threads;
+    const ClaimCheck first = check_approximate_dp(g, 8, 0, o);
+    const double c0 = process_cpu_seconds();
+    const auto w0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < 2000; ++i) (void)check_approximate_dp(g, 8, 0, o);
+    const double cpu = process_cpu_seconds() - c0;
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
+    std::printf("sticky RR, horizon 3, --threads %u: %llu memo entries, %u worker(s); 2000 checks %.3f s CPU, %.3f s wall: "
+                "%.1f us CPU per check (load average %.2f)\n",
+                threads, static_cast<unsigned long long>(first.stats.distinct_keys), first.stats.timings.workers, cpu, wall,
+                1e6 * cpu / 2000, load_average());
+  }
+  return 0;
+}
+
 int main(int argc, char** argv) {
-  const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
+  if (argc > 1 && std::strcmp(argv[1], "--small") == 0) return small_bench();
+  bool quick = false, stats = false;
+  for (int i = 1; i < argc; ++i) {
+    quick = quick || std::strcmp(argv[i], "--quick") == 0;
+    stats = stats || std::strcmp(argv[i], "--stats") == 0;
+  }
   library::SparseVectorParams p;
   p.r_threshold = Rational(1, 4);
   p.r_query = Rational(1, 2);
@@ -131,11 +225,11 @@ int main(int argc, char** argv) {
   if (argc > 1 && std::strcmp(argv[1], "--split") == 0) return split_bench(svt, argc > 2 ? static_cast<unsigned>(std::atoi(argv[2])) : 7);
 
   const bool only_at = argc > 1 && std::strcmp(argv[1], "--above-threshold") == 0;
-  if (only_at) std::printf("| game | wall s | CPU s | memo entries | bytes/entry | verdict |\n|---|---|---|---|---|---|\n");
-  for (unsigned queries = 8; only_at; ++queries) {
-    const Timed t = run(library::above_threshold(p, -1, 1), 16, queries, 0);
-    row(("AboveThreshold lambda 16, " + std::to_string(queries) + " queries").c_str(), t);
-    if (t.wall > 60 || queries == 20) return 0;
+  if (only_at) {
+    std::printf("| game | wall s | CPU s | memo entries | bytes/entry | verdict |\n|---|---|---|---|---|---|\n");
+    const unsigned first = argc > 2 ? static_cast<unsigned>(std::atoi(argv[2])) : 8;
+    above_threshold_rows(p, 60, first, std::max(first, 20u));
+    return 0;
   }
   std::printf("load average before: %.2f (other processes share the cores; CPU time is the steadier figure)\n\n", load_average());
   // a first untimed run fills the mechanism's own step cache (library mechanisms compute their
@@ -157,6 +251,23 @@ int main(int argc, char** argv) {
   std::printf("speed-up t(1 worker) / t(2 workers) = %.2f (wall); work inflation CPU(2) / CPU(1) = %.2f\n", one.wall / two.wall,
               two.cpu / one.cpu);
   std::printf("load average after: %.2f\n", load_average());
+  if (stats) {
+    // three more runs each with the workers' busy intervals recorded (two clock reads per task);
+    // the fastest of each is shown, the least disturbed by other processes
+    Timed a = run(svt, 16, 7, 1, true), b = run(svt, 16, 7, 2, true);
+    for (int i = 0; i < 2; ++i) {
+      Timed x = run(svt, 16, 7, 1, true), y = run(svt, 16, 7, 2, true);
+      if (x.wall < a.wall) a = x;
+      if (y.wall < b.wall) b = y;
+    }
+    std::printf("\nwhere the time went (seconds; other = wall - the phases: the result, freeing the memo):\n\n"
+                "| workers | wall | CPU | estimate | compile | setup | search | other | tasks | us/task | busy | one busy | none busy |\n"
+                "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    timings_row(1, a);
+    timings_row(2, b);
+    serial_fraction(a, b);
+    std::printf("load average after: %.2f\n", load_average());
+  }
   if (quick) return 0;
 
   std::printf("\n| game | wall s | CPU s | memo entries | bytes/entry | verdict |\n|---|---|---|---|---|---|\n");
@@ -164,11 +275,6 @@ int main(int argc, char** argv) {
   row("svt-counter lambda 16, horizon 9", run(svt, 16, 9, 0));
   row("tree counter T = 16, lambda 32", run(library::binary_tree_counter(4, Rational(1, 2)), 32, 16, 0));
   row("tree counter T = 32, lambda 64", run(library::binary_tree_counter(5, Rational(1, 2)), 64, 32, 0));
-  for (unsigned queries = 8;; ++queries) {
-    const Game at = library::above_threshold(p, -1, 1);
-    const Timed t = run(at, 16, queries, 0);
-    row(("AboveThreshold lambda 16, " + std::to_string(queries) + " queries").c_str(), t);
-    if (t.wall > 60) break;
-  }
+  above_threshold_rows(p, 60, 8, std::numeric_limits<unsigned>::max());
   return 0;
 }

@@ -216,6 +216,22 @@ TEST(EngineWitness, FewestRoundsFirst) {
   EXPECT_EQ(w->delta(), q(1, 3));
 }
 
+// A game estimated at a handful of entries starts no worker pool when the thread count is left
+// to the engine; an explicit thread count is honoured.
+TEST(EngineThreads, SmallGameIsSearchedOnTheCallingThread) {
+  const Game g = testing::r2();
+  const auto automatic = worst_case_hockey_stick(g, 1);
+  EXPECT_LE(automatic.stats.estimate, 10'000u);
+  EXPECT_EQ(automatic.stats.timings.workers, 1u);
+  EXPECT_EQ(automatic.stats.timings.tasks, 0u);
+  EngineOptions o;
+  o.threads = 2;
+  const auto two = worst_case_hockey_stick(g, 1, o);
+  EXPECT_EQ(two.stats.timings.workers, 2u);
+  EXPECT_EQ(two.forward, automatic.forward);
+  EXPECT_EQ(two.stats.distinct_keys, automatic.stats.distinct_keys);
+}
+
 TEST(EngineLimits, RefusesBeyondMaxNodesWithEstimate) {
   auto g = testing::r2();
   EngineOptions o;

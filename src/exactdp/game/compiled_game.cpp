@@ -71,8 +71,19 @@ void compile_verifier(const Game& game, unsigned horizon, CompiledGame& g) {
       }
 }
 
-/// The mechanism states reachable within horizon − 1 steps (expanded) and their successors.
-void explore_mechanism(const Game& game, const CompileOptions& options, CompiledGame& g) {
+/// The mechanism's kernel as read once, by local state and message slot: rows
+/// rows[offsets[s·M + k] … offsets[s·M + k + 1]) in the mechanism's order, the next state local,
+/// the probability interned. The partition refinement of every level reads this table instead of
+/// asking the mechanism again (and merging exact probabilities in ordered maps) for every state
+/// at every level: that was most of the compilation's time.
+struct RawKernel {
+  std::vector<std::uint32_t> offsets{0};
+  std::vector<CompiledTransition> rows;  // next: a local state
+};
+
+/// The mechanism states reachable within horizon − 1 steps (expanded) and their successors, and
+/// the kernel of the expanded states.
+void explore_mechanism(const Game& game, const CompileOptions& options, CompiledGame& g, ProbabilityPool& pool, RawKernel& raw) {
   const InteractiveMechanism& mech = *game.mechanism;
   auto intern = [&](StateId s, std::uint32_t d) {
     auto [it, inserted] = g.local_of.try_emplace(s, static_cast<std::uint32_t>(g.states.size()));
@@ -89,60 +100,84 @@ void explore_mechanism(const Game& game, const CompileOptions& options, Compiled
   for (unsigned d = 0; d + 1 <= options.horizon; ++d) {
     const std::size_t end = g.states.size();
     for (; done < end; ++done)
-      for (MessageId m : g.messages)
-        for (const auto& t : mech.step(g.states[done], m)) intern(t.next, d + 1);
+      for (MessageId m : g.messages) {
+        for (const auto& t : mech.step(g.states[done], m)) {
+          intern(t.next, d + 1);
+          raw.rows.push_back({t.answer, g.local_of.at(t.next), pool(t.probability)});
+        }
+        raw.offsets.push_back(static_cast<std::uint32_t>(raw.rows.size()));
+      }
     if (options.on_depth) options.on_depth(d + 1, g.states.size());
   }
 }
 
+/// The rows of expanded state @p s under message slot @p k with the next states mapped to their
+/// classes in @p below, sorted by (answer, class) and equal pairs merged (probabilities summed),
+/// appended to @p out.
+void merged_rows(const CompiledGame& g, const RawKernel& raw, std::uint32_t s, std::size_t k, const std::vector<std::uint32_t>& below,
+                 ProbabilityPool& pool, std::vector<CompiledTransition>& out) {
+  const std::size_t i = static_cast<std::size_t>(s) * g.messages.size() + k;
+  const std::size_t first = out.size();
+  for (std::uint32_t j = raw.offsets[i]; j < raw.offsets[i + 1]; ++j) out.push_back({raw.rows[j].answer, below[raw.rows[j].next], raw.rows[j].prob});
+  auto key = [](const CompiledTransition& t) { return std::pair(t.answer, t.next); };
+  std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
+            [&](const CompiledTransition& a, const CompiledTransition& b) { return key(a) < key(b); });
+  std::size_t w = first;
+  Rational sum;
+  for (std::size_t r = first; r < out.size();) {
+    std::size_t e = r + 1;
+    while (e < out.size() && key(out[e]) == key(out[r])) ++e;
+    CompiledTransition t = out[r];
+    if (e - r > 1) {
+      sum = 0;
+      for (std::size_t x = r; x < e; ++x) sum += g.probs[out[x].prob];
+      t.prob = pool(sum);
+    }
+    out[w++] = t;
+    r = e;
+  }
+  out.resize(w);
+}
+
 /// The level-r table of a partition: each class's rows from one representative, the next states
 /// mapped to their level-(r−1) classes and merged.
-LevelTable level_table(const Game& game, const CompiledGame& g, unsigned r, const std::vector<std::uint32_t>& representative,
+LevelTable level_table(const CompiledGame& g, const RawKernel& raw, unsigned r, const std::vector<std::uint32_t>& representative,
                        ProbabilityPool& pool) {
-  const InteractiveMechanism& mech = *game.mechanism;
   const auto& below = g.class_of[r - 1];
   LevelTable t;
   t.classes = static_cast<std::uint32_t>(representative.size());
   t.offsets.reserve(representative.size() * g.messages.size() + 1);
   t.offsets.push_back(0);
-  std::map<std::pair<AnswerId, std::uint32_t>, Rational> merged;
   for (std::uint32_t rep : representative)
-    for (MessageId m : g.messages) {
-      merged.clear();
-      for (const auto& tr : mech.step(g.states[rep], m)) merged[{tr.answer, below[g.local_of.at(tr.next)]}] += tr.probability;
-      for (const auto& [an, p] : merged) t.rows.push_back({an.first, an.second, pool(p)});
+    for (std::size_t k = 0; k < g.messages.size(); ++k) {
+      merged_rows(g, raw, rep, k, below, pool, t.rows);
       t.offsets.push_back(static_cast<std::uint32_t>(t.rows.size()));
     }
   return t;
 }
 
 /// ≡_r from ≡_{r−1}: the class of a state is the id of its signature (its merged rows).
-void refine_level(const Game& game, CompiledGame& g, unsigned r, ProbabilityPool& pool) {
-  const InteractiveMechanism& mech = *game.mechanism;
+void refine_level(const RawKernel& raw, CompiledGame& g, unsigned r, ProbabilityPool& pool) {
   const auto& below = g.class_of[r - 1];
   auto& classes = g.class_of[r];
   classes.assign(g.states.size(), CompiledGame::no_class);
   std::unordered_map<std::vector<std::uint32_t>, std::uint32_t, WordsHash> ids;
   std::vector<std::uint32_t> representative, sig;
-  std::map<std::pair<AnswerId, std::uint32_t>, Rational> merged;
+  std::vector<CompiledTransition> rows;
   for (std::uint32_t s = 0; s < g.states.size(); ++s) {
     if (g.depth[s] + r > g.horizon) continue;
     sig.clear();
-    for (MessageId m : g.messages) {
-      merged.clear();
-      for (const auto& tr : mech.step(g.states[s], m)) merged[{tr.answer, below[g.local_of.at(tr.next)]}] += tr.probability;
-      sig.push_back(static_cast<std::uint32_t>(merged.size()));
-      for (const auto& [an, p] : merged) {
-        sig.push_back(an.first);
-        sig.push_back(an.second);
-        sig.push_back(pool(p));
-      }
+    for (std::size_t k = 0; k < g.messages.size(); ++k) {
+      rows.clear();
+      merged_rows(g, raw, s, k, below, pool, rows);
+      sig.push_back(static_cast<std::uint32_t>(rows.size()));
+      for (const auto& t : rows) sig.insert(sig.end(), {t.answer, t.next, t.prob});
     }
     auto [it, inserted] = ids.try_emplace(sig, static_cast<std::uint32_t>(representative.size()));
     if (inserted) representative.push_back(s);
     classes[s] = it->second;
   }
-  g.table_store.push_back(level_table(game, g, r, representative, pool));
+  g.table_store.push_back(level_table(g, raw, r, representative, pool));
 }
 
 /// Message symmetry at level r: slots whose columns of the level table agree act identically.
@@ -204,14 +239,15 @@ CompiledGame compile_game(const Game& game, const CompileOptions& options) {
   g.horizon = options.horizon;
   g.reduced = options.reduce;
   compile_verifier(game, options.horizon, g);
-  explore_mechanism(game, options, g);
   ProbabilityPool pool{g.probs, {}};
+  RawKernel raw;
+  explore_mechanism(game, options, g, pool, raw);
   g.class_of.assign(g.horizon + 1, {});
   g.table_store.reserve(g.horizon + 1);
   g.table_store.emplace_back();  // level 0 has no table
   if (g.reduced) {
     g.class_of[0].assign(g.states.size(), 0);
-    for (unsigned r = 1; r <= g.horizon; ++r) refine_level(game, g, r, pool);
+    for (unsigned r = 1; r <= g.horizon; ++r) refine_level(raw, g, r, pool);
   } else {
     // every state its own class; one table serves every level
     for (unsigned r = 0; r <= g.horizon; ++r) {
@@ -223,11 +259,11 @@ CompiledGame compile_game(const Game& game, const CompileOptions& options) {
       LevelTable t;
       t.classes = static_cast<std::uint32_t>(g.states.size());
       t.offsets.push_back(0);
+      // the expanded states are the first ones (explored breadth first), their rows as read
       for (std::uint32_t s = 0; s < g.states.size(); ++s)
-        for (MessageId m : g.messages) {
-          if (g.depth[s] < g.horizon)
-            for (const auto& tr : game.mechanism->step(g.states[s], m))
-              t.rows.push_back({tr.answer, g.local_of.at(tr.next), pool(tr.probability)});
+        for (std::size_t k = 0; k < g.messages.size(); ++k) {
+          const std::size_t i = static_cast<std::size_t>(s) * g.messages.size() + k;
+          if (g.depth[s] < g.horizon) t.rows.insert(t.rows.end(), raw.rows.begin() + raw.offsets[i], raw.rows.begin() + raw.offsets[i + 1]);
           t.offsets.push_back(static_cast<std::uint32_t>(t.rows.size()));
         }
       g.table_store.push_back(std::move(t));

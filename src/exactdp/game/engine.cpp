@@ -212,6 +212,21 @@ namespace {
 
 // ------------------------------------------------------------------ the up-front estimate
 
+/// The first levels of the unreduced game are enumerated while the level to expand has at most
+/// this many nodes and the enumeration has run for less than estimate_seconds. The enumeration
+/// runs before the search on one thread, at about three times the search's cost per node, and it
+/// repeats the search's first levels: with a cap of 20 000 it enumerated the svt-counter game at
+/// horizon 7 almost whole, a third of the run spent on one core (bench/engine_scaling --stats).
+/// At 2 000 it costs tens of milliseconds, and the extrapolation is no worse on the bench's games
+/// (docs/engine.md gives the figures).
+constexpr std::size_t estimate_level_nodes = 2'000;
+constexpr double estimate_seconds = 0.25;
+/// The same caps for the second measurement, on the compiled game (first_levels_compiled), which
+/// runs only for a game over a limit on the first: there the estimate decides a refusal, so it
+/// measures further.
+constexpr std::size_t recheck_level_nodes = 20'000;
+constexpr double recheck_level_seconds = 0.4;
+
 /// Exact key counts of the first levels of the unreduced game, on the calling thread.
 struct LevelCounts {
   std::vector<std::uint64_t> keys;  // keys[t]: distinct canonical nodes after t rounds
@@ -245,7 +260,7 @@ LevelCounts first_levels(const Game& game, unsigned horizon) {
   out.keys.push_back(1);
   std::vector<std::uint8_t> bytes;
   for (unsigned t = 0; t + 1 < horizon; ++t) {
-    if (level.size() > 20'000 || std::chrono::duration<double>(Clock::now() - start).count() > 0.4) break;
+    if (level.size() > estimate_level_nodes || std::chrono::duration<double>(Clock::now() - start).count() > estimate_seconds) break;
     std::unordered_set<std::string> seen;
     std::vector<Open> next;
     std::uint64_t key_bytes = 0;
@@ -320,7 +335,7 @@ LevelCounts first_levels_compiled(const CompiledGame& g, const Game& game, unsig
   std::vector<std::uint8_t> bytes;
   std::vector<RawChild> raws;
   for (unsigned t = 0; t + 1 < horizon && !level.empty(); ++t) {
-    if (level.size() > 20'000 || std::chrono::duration<double>(Clock::now() - start).count() > 0.4) break;
+    if (level.size() > recheck_level_nodes || std::chrono::duration<double>(Clock::now() - start).count() > recheck_level_seconds) break;
     std::unordered_set<std::string> seen;
     std::vector<Node> next;
     std::uint64_t key_bytes = 0;
@@ -358,7 +373,14 @@ constexpr double entry_overhead_bytes = 32 + 16 + 11;
 struct Prepared {
   CompiledGame game;
   std::uint64_t estimate = 0;
+  unsigned workers = 1;   // search_workers(options, estimate)
+  EngineTimings timings;  // of the estimate and the compilation
 };
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
 
 Prepared prepare(const Game& game, const EngineOptions& options, const char* where) {
   game.validate();
@@ -366,8 +388,10 @@ Prepared prepare(const Game& game, const EngineOptions& options, const char* whe
   if (horizon == 0) throw Error(where, "horizon", "0", "the horizon must be at least 1");
   game.check_horizon(horizon);
   Prepared p;
+  auto phase = std::chrono::steady_clock::now();
   LevelCounts counts = first_levels(game, horizon);
   p.estimate = extrapolate(counts, horizon);
+  p.timings.estimate = seconds_since(phase);
   auto over = [&] {
     return p.estimate > options.max_nodes ||
            static_cast<double>(p.estimate) * (counts.bytes_per_key + entry_overhead_bytes) > static_cast<double>(options.max_bytes);
@@ -416,6 +440,7 @@ Prepared prepare(const Game& game, const EngineOptions& options, const char* whe
       if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > recheck_seconds) throw Budget{};
       if (progress) progress(depth, states);
     };
+    phase = std::chrono::steady_clock::now();
     try {
       p.game = compile_game(game, co);
     } catch (const Budget&) {
@@ -424,12 +449,19 @@ Prepared prepare(const Game& game, const EngineOptions& options, const char* whe
       if (co.max_states == max_states) throw;
       refuse();
     }
+    p.timings.compile = seconds_since(phase);
+    phase = std::chrono::steady_clock::now();
     counts = first_levels_compiled(p.game, game, horizon);
     p.estimate = extrapolate(counts, horizon);
+    p.timings.estimate += seconds_since(phase);
     refuse();
+    p.workers = search_workers(options, p.estimate);
     return p;
   }
+  phase = std::chrono::steady_clock::now();
   p.game = compile_game(game, co);
+  p.timings.compile = seconds_since(phase);
+  p.workers = search_workers(options, p.estimate);
   return p;
 }
 
@@ -587,7 +619,7 @@ std::vector<NodeRenyiMoment> renyi_at(Solver<RenyiFunctional>& s, const Game& ga
 ExtendedRational least_lambda_iterated(const Prepared& p, const Game& game, const Rational& delta, const EngineOptions& options) {
   Rational lambda = 1;
   for (;;) {
-    Solver<HockeyStickAt> s(p.game, HockeyStickAt{lambda}, options, "least_lambda_by_iteration", p.estimate);
+    Solver<HockeyStickAt> s(p.game, HockeyStickAt{lambda}, options, "least_lambda_by_iteration", p.estimate, p.workers, p.timings);
     const auto v = root_value(s, game, s.horizon());
     if (v[0] <= delta && v[1] <= delta) return ExtendedRational(lambda);
     const unsigned b = v[1] > v[0] ? 1u : 0u;
@@ -600,7 +632,7 @@ ExtendedRational least_lambda_iterated(const Prepared& p, const Game& game, cons
 }
 
 ClaimCheck check_claim(const Prepared& p, const Game& game, const Rational& lambda, const Rational& delta, const EngineOptions& options) {
-  Solver<HockeyStickAt> s(p.game, HockeyStickAt{lambda}, options, "check_approximate_dp", p.estimate);
+  Solver<HockeyStickAt> s(p.game, HockeyStickAt{lambda}, options, "check_approximate_dp", p.estimate, p.workers, p.timings);
   ClaimCheck c;
   c.horizon = s.horizon();
   const auto v = root_value(s, game, s.horizon());
@@ -628,20 +660,20 @@ GameAnswer solve(const Game& game, const GameQuestion& q, const EngineOptions& o
     case K::hockey_stick: {
       check_lambda("worst_case_hockey_stick", q.lambda);
       const Prepared p = prepare(game, options, "worst_case_hockey_stick");
-      Solver<HockeyStickAt> s(p.game, HockeyStickAt{q.lambda}, options, "worst_case_hockey_stick", p.estimate);
+      Solver<HockeyStickAt> s(p.game, HockeyStickAt{q.lambda}, options, "worst_case_hockey_stick", p.estimate, p.workers, p.timings);
       auto v = root_value(s, game, s.horizon());
       return HockeyStickResult{std::move(v[0]), std::move(v[1]), s.stats()};
     }
     case K::profile: {
       const Prepared p = prepare(game, options, "worst_case_profile");
-      Solver<ProfileFunctional> s(p.game, ProfileFunctional{}, options, "worst_case_profile", p.estimate);
+      Solver<ProfileFunctional> s(p.game, ProfileFunctional{}, options, "worst_case_profile", p.estimate, p.workers, p.timings);
       auto v = root_value(s, game, s.horizon());
       return ProfileResult{PrivacyProfile(std::move(v[0]), std::move(v[1])), s.stats()};
     }
     case K::renyi_moment: {
       const unsigned long alpha = integer_alpha("worst_case_renyi_moment", q.alpha);
       const Prepared p = prepare(game, options, "worst_case_renyi_moment");
-      Solver<RenyiFunctional> s(p.game, RenyiFunctional{alpha}, options, "worst_case_renyi_moment", p.estimate);
+      Solver<RenyiFunctional> s(p.game, RenyiFunctional{alpha}, options, "worst_case_renyi_moment", p.estimate, p.workers, p.timings);
       auto v = root_value(s, game, s.horizon());
       return DirectionalResult{std::move(v[0]), std::move(v[1]), s.stats()};
     }
@@ -649,14 +681,14 @@ GameAnswer solve(const Game& game, const GameQuestion& q, const EngineOptions& o
       const char* where = "worst_case_renyi_moment_at";
       const unsigned long alpha = integer_alpha(where, q.alpha);
       const Prepared p = prepare(game, options, where);
-      Solver<RenyiFunctional> s(p.game, RenyiFunctional{alpha}, options, where, p.estimate);
+      Solver<RenyiFunctional> s(p.game, RenyiFunctional{alpha}, options, where, p.estimate, p.workers, p.timings);
       return renyi_at(s, game, q.histories, where);
     }
     case K::renyi_moment_certified: {
       const char* where = "worst_case_renyi_moment_certified";
       if (q.alpha <= 1) throw Error(where, "alpha", to_string(q.alpha), "the Renyi order alpha must exceed 1");
       const Prepared p = prepare(game, options, where);
-      Solver<CertifiedRenyiFunctional> s(p.game, CertifiedRenyiFunctional{q.alpha, q.precision}, options, where, p.estimate);
+      Solver<CertifiedRenyiFunctional> s(p.game, CertifiedRenyiFunctional{q.alpha, q.precision}, options, where, p.estimate, p.workers, p.timings);
       auto v = root_value(s, game, s.horizon());
       CertifiedDirectionalResult r;
       r.forward = CertifiedMoment{v[0].infinite, v[0].enclosure};
@@ -666,7 +698,7 @@ GameAnswer solve(const Game& game, const GameQuestion& q, const EngineOptions& o
     }
     case K::ratio: {
       const Prepared p = prepare(game, options, "worst_case_ratio");
-      Solver<RatioFunctional> s(p.game, RatioFunctional{}, options, "worst_case_ratio", p.estimate);
+      Solver<RatioFunctional> s(p.game, RatioFunctional{}, options, "worst_case_ratio", p.estimate, p.workers, p.timings);
       auto v = root_value(s, game, s.horizon());
       return DirectionalResult{std::move(v[0]), std::move(v[1]), s.stats()};
     }
@@ -685,7 +717,7 @@ GameAnswer solve(const Game& game, const GameQuestion& q, const EngineOptions& o
       check_lambda("worst_case_adversary", q.lambda);
       if (q.direction > 1) throw Error("worst_case_adversary", "direction", std::to_string(q.direction), "direction must be 0 or 1");
       const Prepared p = prepare(game, options, "worst_case_adversary");
-      Solver<HockeyStickAt> s(p.game, HockeyStickAt{q.lambda}, options, "worst_case_adversary", p.estimate);
+      Solver<HockeyStickAt> s(p.game, HockeyStickAt{q.lambda}, options, "worst_case_adversary", p.estimate, p.workers, p.timings);
       return witness_from(s, game, s.horizon(), q.direction, options.max_nodes);
     }
     case K::claim: {
@@ -854,7 +886,7 @@ HockeyStickAtResult worst_case_hockey_stick_at(const Game& game, const std::vect
   const char* where = "worst_case_hockey_stick_at";
   check_lambda(where, lambda);
   const Prepared p = prepare(game, options, where);
-  Solver<HockeyStickAt> s(p.game, HockeyStickAt{lambda}, options, where, p.estimate);
+  Solver<HockeyStickAt> s(p.game, HockeyStickAt{lambda}, options, where, p.estimate, p.workers, p.timings);
   HockeyStickAtResult out;
   out.values.reserve(histories.size());
   for (std::size_t i = 0; i < histories.size(); ++i) {

@@ -68,15 +68,40 @@ struct EngineOptions {
   /// The memory budget of the memo in bytes, enforced like max_nodes on the estimate and during
   /// the run (`--max-memory`, in MiB on the command line). Default default_engine_memory_budget.
   std::uint64_t max_bytes = default_engine_memory_budget;
-  /// Worker threads of the search; 0: all cores. Values and witnesses do not depend on it.
+  /// Worker threads of the search; 0: all cores, or one (the calling thread, no pool) for a game
+  /// whose up-front estimate is at most 10 000 memo entries (docs/engine.md). Values, witnesses
+  /// and node counts do not depend on it.
   unsigned threads = 0;
   /// Reduce the game before the search: merge mechanism states by horizon-bounded bisimulation,
   /// drop duplicate message pairs and stop at nodes whose value no continuation can change
   /// (compiled_game.hpp). Values and witnesses do not depend on it; off only to test it.
   bool reduce = true;
+  /// Record when each worker is busy during the search, so that EngineStats::timings can say how
+  /// long exactly one worker (or none) was working while the others waited: two clock reads and
+  /// 16 bytes per memo entry (the `--stats` of the engine bench). The phase times are measured
+  /// whatever this says.
+  bool record_busy_time = false;
   /// Called about once a second, from one worker at a time, once a run has lasted two seconds.
   /// The library never prints; the command line installs a printer.
   std::function<void(const EngineProgress&)> progress;
+};
+
+/// Where the wall time of one run went, for the serial fraction of the parallel search (Amdahl):
+/// the phases on the calling thread alone, the parallel search, and (with
+/// EngineOptions::record_busy_time) how long, during the search, at most one worker was working.
+/// Seconds of wall time; unlike the node counts they vary from run to run.
+struct EngineTimings {
+  double estimate = 0;  ///< the up-front size estimate (one thread)
+  double compile = 0;   ///< exploring and reducing the mechanism (one thread)
+  double setup = 0;     ///< the solver: the worker pool and the memo's tables (one thread)
+  double search = 0;    ///< the search itself, summed over the root requests of the run
+  unsigned workers = 0; ///< the search's worker threads (1: run on the calling thread, no pool)
+  std::uint64_t tasks = 0;  ///< node expansions run as separate tasks (0 when run without a pool)
+  /// With EngineOptions::record_busy_time: Σ over workers of the time spent expanding and
+  /// combining nodes (the search's work; busy / tasks is the mean task size) ...
+  double busy = 0;
+  double one_busy = 0;   ///< ... the search time during which exactly one worker was busy ...
+  double none_busy = 0;  ///< ... and none (scheduling, waking the pool, stealing).
 };
 
 /// Counters of one run (the `--stats` of the command line). The node counts are the same
@@ -91,6 +116,7 @@ struct EngineStats {
   std::uint64_t mechanism_states = 0;  ///< mechanism states explored within the horizon
   std::uint64_t state_classes = 0;     ///< Σ over rounds left of the bisimulation classes
   std::uint64_t estimate = 0;          ///< the up-front estimate of distinct_keys (estimate_game_size)
+  EngineTimings timings;               ///< where the wall time went (not deterministic)
 };
 
 /// The refusal of a game larger than EngineOptions::max_nodes. Carries the up-front estimate of

@@ -26,6 +26,7 @@
 #include "exactdp/numeric/interval.hpp"
 
 #include <oneapi/tbb/enumerable_thread_specific.h>
+#include <oneapi/tbb/info.h>
 #include <oneapi/tbb/task_arena.h>
 #include <oneapi/tbb/task_group.h>
 
@@ -178,6 +179,20 @@ void root_node(const Game& game, const CompiledGame& g, unsigned rounds, Node& o
 
 // ------------------------------------------------------------------ the solver
 
+/// Games whose up-front estimate is at most this many memo entries are searched on the calling
+/// thread when the thread count is left to the engine (EngineOptions::threads = 0): such a search
+/// takes milliseconds (a few microseconds per entry), less than waking a worker pool costs, and a
+/// process that runs many small checks (an audit) would otherwise pay the pool on each.
+inline constexpr std::uint64_t small_game_entries = 10'000;
+
+/// The search's worker threads: options.threads when set; otherwise 1 for a small game (at most
+/// small_game_entries estimated), else every core the process may run on.
+inline unsigned search_workers(const EngineOptions& options, std::uint64_t estimate) {
+  if (options.threads != 0) return options.threads;
+  if (estimate <= small_game_entries) return 1;
+  return static_cast<unsigned>(std::max(1, tbb::info::default_concurrency()));
+}
+
 /// Memoised backward induction with functional F over a compiled game, both directions at once.
 template <class F>
 class Solver {
@@ -190,11 +205,22 @@ public:
     std::array<int, 2> action{-1, -1};
   };
 
-  Solver(const CompiledGame& g, F f, const EngineOptions& options, const char* where, std::uint64_t estimate)
-      : g_(g), f_(std::move(f)), options_(options), where_(where), estimate_(estimate),
-        arena_(options.threads == 0 ? tbb::task_arena::automatic : static_cast<int>(options.threads)),
-        arenas_([this] { return Arena(&arena_bytes_); }), keys_by_rounds_(g.horizon + 1),
-        start_(std::chrono::steady_clock::now()) {}
+  /// @param g         the compiled game (outlives the solver)
+  /// @param f         the value functional
+  /// @param options   limits and hooks (outlive the solver)
+  /// @param where     the entry point named in errors
+  /// @param estimate  the up-front estimate of the memo entries (estimate_game_size)
+  /// @param workers   the search's worker threads (search_workers): 1 runs every expansion on the
+  ///                  calling thread from an explicit stack, with no pool and no task overhead
+  /// @param before    the times of the phases before the search (estimate, compilation)
+  Solver(const CompiledGame& g, F f, const EngineOptions& options, const char* where, std::uint64_t estimate, unsigned workers,
+         const EngineTimings& before = {})
+      : start_(std::chrono::steady_clock::now()), g_(g), f_(std::move(f)), options_(options), where_(where), estimate_(estimate),
+        workers_(std::max(workers, 1u)), arena_(static_cast<int>(workers_)), arenas_([this] { return Arena(&arena_bytes_); }),
+        keys_by_rounds_(g.horizon + 1), timings_(before) {
+    timings_.workers = workers_;
+    timings_.setup += seconds_since(start_);
+  }
 
   const F& functional() const { return f_; }
   const CompiledGame& game() const { return g_; }
@@ -213,6 +239,8 @@ public:
     s.mechanism_states = g_.stats.states;
     s.state_classes = g_.stats.classes;
     s.estimate = estimate_;
+    s.timings = timings_;
+    for (const auto& c : counters_) s.timings.tasks += c.tasks;
     return s;
   }
 
@@ -229,13 +257,31 @@ public:
     const bool inserted = found.second;
     if (inserted) {
       keys_by_rounds_[n.rounds].fetch_add(1, std::memory_order_relaxed);
-      arena_.execute([&] {
-        tbb::task_group tg;
-        group_ = &tg;
-        tg.run([this, e] { expand(e); });
-        tg.wait();
-        group_ = nullptr;
-      });
+      if (workers_ == 1) {
+        const auto t0 = std::chrono::steady_clock::now();
+        stack_.push_back(e);
+        while (!stack_.empty()) {
+          Entry* next = stack_.back();
+          stack_.pop_back();
+          expand(next);
+        }
+        timings_.search += seconds_since(t0);
+      } else {
+        const auto t0 = std::chrono::steady_clock::now();
+        std::chrono::steady_clock::time_point t1;
+        arena_.execute([&] {
+          t1 = std::chrono::steady_clock::now();  // the pool has started (the first request pays it)
+          tbb::task_group tg;
+          group_ = &tg;
+          tg.run([this, e] { expand(e); });
+          tg.wait();
+          group_ = nullptr;
+        });
+        const auto t2 = std::chrono::steady_clock::now();
+        timings_.setup += std::chrono::duration<double>(t1 - t0).count();
+        timings_.search += std::chrono::duration<double>(t2 - t1).count();
+        if (options_.record_busy_time) sweep_busy_intervals(t1, t2);
+      }
     }
     if (!e->is_done()) throw Error(where_, "search", "", "a previous run on this solver was interrupted");
     if (!inserted) ++root_hits_;
@@ -274,7 +320,8 @@ public:
 
 private:
   struct Counters {
-    std::uint64_t visited = 0, hits = 0;
+    std::uint64_t visited = 0, hits = 0, tasks = 0;
+    std::vector<std::pair<std::chrono::steady_clock::time_point, std::chrono::steady_clock::time_point>> busy;  // record_busy_time
     std::deque<std::array<Value, 2>> boxes;  // boxed values of completed entries
     std::deque<Work> works;
     std::vector<Work*> free_works;
@@ -294,6 +341,18 @@ private:
 
   void expand(Entry* e) {
     Counters& c = counters_.local();
+    if (options_.record_busy_time && workers_ > 1) {
+      const auto t0 = std::chrono::steady_clock::now();
+      expand_node(e, c);
+      c.busy.emplace_back(t0, std::chrono::steady_clock::now());
+      return;
+    }
+    expand_node(e, c);
+  }
+
+  /// Expands one claimed entry: computes and claims its children, spawns the new ones, registers
+  /// as their waiter, and combines at once if none is pending.
+  void expand_node(Entry* e, Counters& c) {
     Node& n = c.node;
     decode_node(e->key(), n);
     Work* w = acquire_work(c);
@@ -330,7 +389,12 @@ private:
         }
         keys_by_rounds_[c.child.rounds].fetch_add(1, std::memory_order_relaxed);
         check_limits();
-        group_->run([this, ce = ce] { expand(ce); });
+        if (workers_ == 1) {
+          stack_.push_back(ce);
+        } else {
+          ++c.tasks;
+          group_->run([this, ce = ce] { expand(ce); });
+        }
       }
     }
     w->begin.push_back(w->children.size());
@@ -438,6 +502,38 @@ public:
   }
 
 private:
+  static double seconds_since(std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+  }
+
+  /// The busy intervals the workers recorded during one search [from, to], swept in time order:
+  /// how long no worker, exactly one, and more were expanding nodes (EngineTimings).
+  void sweep_busy_intervals(std::chrono::steady_clock::time_point from, std::chrono::steady_clock::time_point to) {
+    std::vector<std::pair<std::chrono::steady_clock::time_point, int>> events;
+    for (auto& c : counters_) {
+      for (const auto& [b, e] : c.busy) {
+        events.emplace_back(b, +1);
+        events.emplace_back(e, -1);
+        timings_.busy += std::chrono::duration<double>(e - b).count();
+      }
+      c.busy.clear();
+    }
+    std::sort(events.begin(), events.end());
+    int busy = 0;
+    auto at = from;
+    auto account = [&](std::chrono::steady_clock::time_point t) {
+      const double d = std::chrono::duration<double>(t - at).count();
+      if (busy == 0) timings_.none_busy += d;
+      else if (busy == 1) timings_.one_busy += d;
+      at = t;
+    };
+    for (const auto& [t, step] : events) {
+      account(t);
+      busy += step;
+    }
+    account(to);
+  }
+
   void check_limits() {
     const std::uint64_t keys = memo_.size();
     if (keys > options_.max_nodes) throw GameTooLarge(where_, estimate_, options_.max_nodes);
@@ -465,11 +561,14 @@ private:
     options_.progress(p);
   }
 
+  std::chrono::steady_clock::time_point start_;
   const CompiledGame& g_;
   F f_;
   const EngineOptions& options_;
   const char* where_;
   std::uint64_t estimate_;
+  unsigned workers_;
+  std::vector<Entry*> stack_;  // the claimed entries not yet expanded, with one worker
   tbb::task_arena arena_;
   tbb::task_group* group_ = nullptr;
   std::atomic<std::uint64_t> arena_bytes_{0};
@@ -478,7 +577,7 @@ private:
   Memo memo_;
   std::vector<std::atomic<std::uint64_t>> keys_by_rounds_;
   std::uint64_t roots_ = 0, root_hits_ = 0;
-  std::chrono::steady_clock::time_point start_;
+  EngineTimings timings_;
   std::atomic<double> last_report_{0};
   std::mutex report_lock_;
 };
