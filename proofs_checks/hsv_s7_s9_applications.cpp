@@ -16,8 +16,10 @@
 #include "exactdp/divergence/hockey_stick.hpp"
 #include "exactdp/divergence/tradeoff.hpp"
 #include "exactdp/game/engine.hpp"
+#include "exactdp/accounting/parametric_check.hpp"
 #include "exactdp/library/library.hpp"
 #include "exactdp/library/library_hsv.hpp"
+#include "exactdp/library/library_parametric.hpp"
 #include "exactdp/mechanism/composite.hpp"
 #include "exactdp/numeric/decide.hpp"
 #include "exactdp/numeric/interval.hpp"
@@ -73,6 +75,50 @@ void check_o89(CheckContext& ctx) {
   }
 }
 
+/// "1 piece", "3 pieces".
+std::string counted(std::size_t n, const std::string& noun) { return std::to_string(n) + " " + noun + (n == 1 ? "" : "s"); }
+
+/// HSV L7.4 for every ε′ > 0 at once. SVT_{ε′} has threshold noise of scale 1/ε′ and query noise of
+/// scale 2/ε′; in the discrete version (D.5) that is τ ~ DLap(e^{−ε′}), ν ~ DLap(e^{−ε′/2}), and the
+/// claim is e^{2ε′}-DP. With r = e^{−ε′/2}, which takes every value of (0, 1) once as ε′ ranges over
+/// (0, ∞): r_query = r, r_threshold = r², λ = e^{2ε′} = 1/r⁴ — all rational in r (H12 is r = 1/2).
+/// The svt-counter with these noises as a parametric game (library::svt_counter_for_all), decided
+/// for every r ∈ (0, 1) by the parametric engine; the numeric engine on svt_counter built at the
+/// rational sample of every piece must agree (accounting/parametric_check.hpp).
+void check_l74_for_all(CheckContext& ctx) {
+  using parametric::RationalFunction;
+  const RationalFunction r = RationalFunction::variable();
+  const parametric::ParameterRange unit{Rational(0), Rational(1), true, true};
+  const unsigned cap = std::min(3u, ctx.budget().horizon_cap());
+  for (unsigned t = 1; t <= cap; ++t) {
+    library::ParametricSvtParams p;
+    p.r_threshold = r.pow(2);
+    p.r_query = r;
+    p.queries = t;
+    p.cutoff = 1;
+    const parametric::ParametricGame game = library::svt_counter_for_all(p, {0, 1, 2}, unit, "r", t);
+    const auto numeric = [t](const Rational& x) {
+      library::SparseVectorParams n;
+      n.r_threshold = x * x;
+      n.r_query = x;
+      n.queries = t;
+      n.cutoff = 1;
+      return library::svt_counter(n, {0, 1, 2});
+    };
+    ParametricCheckOptions o;
+    o.horizon = t;
+    const ParametricClaimVerdict v = exactdp::check_pure_dp_for_all(game, numeric, r.pow(-4), o);
+    const bool ok = v.verdict == exactdp::Verdict::holds && v.decision.holds_for_all();
+    ctx.instance("SVT_{ε′} for every ε′ > 0 (r = e^{−ε′/2} ∈ (0, 1): τ ~ DLap(r²), ν ~ DLap(r)), T = " + std::to_string(t) +
+                     ", thresholds {0, 1, 2}: 1/r⁴-DP (= e^{2ε′})",
+                 ok ? "holds for every r: " + counted(v.decision.partition.pieces.size(), "piece") + ", " +
+                          counted(v.decision.functions, "function") + " decided, the numeric engine agrees at " +
+                          counted(v.cross_checks.size(), "sample")
+                    : "fails on " + std::to_string(v.decision.failing.size()) + " intervals",
+                 ok, t);
+  }
+}
+
 void check_l74(CheckContext& ctx) {
   // H12: τ ~ DLap(1/4), ν ~ DLap(1/2), thresholds {0,1,2}: worst likelihood ratios 56/29, 418/157,
   // 2216/629 for T = 1, 2, 3 (exact geometric sums, THEOREMS.md E.10), all ≤ 16.
@@ -89,6 +135,7 @@ void check_l74(CheckContext& ctx) {
     const bool ok = r.max() == ExtendedRational(expected[t - 1]) && r.max() <= ExtendedRational(q(16));
     ctx.instance("H12, T = " + std::to_string(t) + ": worst likelihood ratio (claim ≤ 16)", to_string(r.max()), ok, t);
   }
+  check_l74_for_all(ctx);
 }
 
 /// The sup_A H_λ of the composition Comp(RR_{λ₁}, …) (pure components) at λ, both directions.
@@ -348,10 +395,19 @@ void families::hsv_s7_s9_applications(std::vector<Theorem>& out) {
   out.push_back({"HSV-L7.4", "SVT is private", "HSV Lemma 7.4 (HSS23)", Kind::positive, Status::as_stated,
                  "SVT_{ε′} (threshold noise scale 1/ε′, query noise scale 2/ε′) is 2ε′-DP; the discrete version "
                  "satisfies the same.",
-                 "Discrete Laplace noise, exact event probabilities (B.13); e^{ε′} = 4, claim λ = 16.",
+                 "Discrete Laplace noise, exact event probabilities (B.13); e^{ε′} = 4, claim λ = 16. For all ε′ at once: "
+                 "τ ~ DLap(e^{−ε′}), ν ~ DLap(e^{−ε′/2}); with r = e^{−ε′/2} (every r ∈ (0, 1) is one ε′ > 0) the noises are "
+                 "DLap(r²) and DLap(r) and the claim is λ = e^{2ε′} = 1/r⁴, rational in r.",
                  "The engine's worst likelihood ratio over adaptive adversaries (bits and thresholds) on the SVT counter "
-                 "equals the E.10 values and is ≤ 16.",
-                 "H12 (T = 1, 2, 3).", "", {"exactdp::library::svt_counter()", "exactdp::worst_case_ratio()"}, src, check_l74, ""});
+                 "equals the E.10 values and is ≤ 16. For every ε′ > 0 at once (T ≤ 3): the svt-counter with "
+                 "τ ~ DLap(r²), ν ~ DLap(r) as a parametric game (library::svt_counter_for_all), and the claim 1/r⁴-DP "
+                 "decided for every r ∈ (0, 1) by the parametric engine (every transcript's two probabilities are rational "
+                 "functions of r; their signs against the claim on a certified partition of (0, 1), docs/parametric.md); "
+                 "the numeric engine on the svt-counter built at the rational sample of every piece must agree.",
+                 "H12 (T = 1, 2, 3); SVT_{ε′} for every ε′ > 0 (r ∈ (0, 1), thresholds {0, 1, 2}, T = 1, 2, 3).", "",
+                 {"exactdp::library::svt_counter()", "exactdp::worst_case_ratio()", "exactdp::library::svt_counter_for_all()",
+                  "exactdp::check_pure_dp_for_all()"},
+                 src, check_l74, ""});
   out.push_back({"HSV-C7.5", "d-counter", "HSV Cor 7.5", Kind::positive, Status::as_stated,
                  "d counters each ε/d-DP (resp. (ε/d, δ/d)) w.r.t. single-step bounded changes form an ε-DP (resp. (ε,δ)-DP) "
                  "mechanism w.r.t. f_C.",
