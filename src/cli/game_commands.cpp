@@ -139,7 +139,7 @@ void print_verdict(const Game& game, const GameClaim& claim, const ClaimCheckOpt
   std::cout << verdict << ": at λ = " << to_string(*v.lambda_used) << side << " the worst " << who << " adversary up to horizon "
             << v.horizon << " reaches δ = " << to_string(v.delta()) << " (world 0 vs 1: " << to_string(v.delta_forward)
             << ", world 1 vs 0: " << to_string(v.delta_backward) << "); the claim is δ = " << to_string(claim.delta) << ".\n";
-  if (v.witness) std::cout << "\nWitness\n" << v.witness->describe(game) << "\n";
+  if (v.witness) std::cout << "\n" << witness_heading(v, claim.delta) << "\n" << v.witness->describe(game) << "\n";
   if (stats)
     std::cout << "\nStats: " << v.stats.nodes_visited << " nodes visited, " << v.stats.distinct_keys << " distinct belief pairs, "
               << v.stats.cache_hits << " cache hits, peak memory " << peak_resident_kib()

@@ -91,3 +91,26 @@ def test_bad_spec_file_names_the_json_path(tmp_path):
                  ' "states": {"s": {"*": [{"p": "abc", "answer": "0", "next": "s"}]}}}}')
     p = run("check", str(f), "--lambda", "2", expect=2)
     assert str(f) in p.stderr and "abc" in p.stderr
+
+
+def test_a_shortest_witness_is_not_presented_as_the_worst(tmp_path):
+    # The witness is the refutation with the fewest rounds (find_violation), not the worst adversary
+    # over the horizon. SVT counter with DLap(1/7) noise at horizon 2 and λ = 3: one round already
+    # refutes, with a smaller δ than the two-round optimum. The heading must say so, with the numbers
+    # of the JSON report (the witness's own P₀(S) − λ·P₁(S), recomputed here).
+    spec = json.loads((SPECS / "above-threshold.json").read_text())
+    spec["horizon"] = 2
+    spec["mechanism"]["params"].update({"r_threshold": "1/7", "r_query": "1/7", "queries": 2})
+    path = tmp_path / "svt.json"
+    path.write_text(json.dumps(spec))
+    r = json.loads(run("check", str(path), "--lambda", "3", "--json", expect=1).stdout)
+    w = r["witness"]
+    reached = Fraction(w["probability_world0"]) - 3 * Fraction(w["probability_world1"])
+    assert Fraction(w["delta"]) == reached
+    assert w["rounds"] < r["horizon"] and reached < Fraction(r["delta"])
+    text = run("check", str(path), "--lambda", "3", expect=1).stdout
+    assert (f"Witness (the shortest refutation: an adversary of {w['rounds']} round that already reaches "
+            f"δ = {w['delta']} > 0; the worst adversary over 2 rounds reaches δ = {r['delta']})") in text
+    # a witness that is the worst adversary says that instead (MP, λ = 4, δ = 1/4: E.5's 4/15 at full depth)
+    mp = run("check", str(SPECS / "mp.json"), "--lambda", "4", "--delta", "1/4", expect=1).stdout
+    assert "Witness (the worst adversary)" in mp

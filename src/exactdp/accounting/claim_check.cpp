@@ -134,4 +134,14 @@ ClaimVerdict check_claim(const Game& original, const GameClaim& claim, const Cla
   return v;
 }
 
+std::string witness_heading(const ClaimVerdict& v, const Rational& claimed_delta) {
+  const Witness& w = *v.witness;
+  const Rational reached = w.delta();
+  if (reached == v.delta() && w.rounds == v.horizon) return "Witness (the worst adversary)";
+  return "Witness (the shortest refutation: an adversary of " + std::to_string(w.rounds) + " round" + (w.rounds == 1 ? "" : "s") +
+         " that already reaches δ = " + to_string(reached) + " > " + to_string(claimed_delta) +
+         (reached == v.delta() ? "" : "; the worst adversary over " + std::to_string(v.horizon) + " rounds reaches δ = " + to_string(v.delta())) +
+         ")";
+}
+
 }  // namespace exactdp

@@ -78,6 +78,13 @@ struct ClaimVerdict {
   Rational delta() const { return delta_forward < delta_backward ? delta_backward : delta_forward; }
 };
 
+/// One line introducing a refuted verdict's witness. The witness is found at the fewest rounds at
+/// which the claim already fails (find_violation), so it may be shorter, and reach a smaller δ,
+/// than the worst adversary over the whole horizon whose δ the verdict reports; the line says so
+/// then, so that no reader takes the printed adversary for the worst one.
+/// Precondition: @p v.witness is set.
+std::string witness_heading(const ClaimVerdict& v, const Rational& claimed_delta);
+
 /// Answers @p claim about @p game (see the file comment). Oblivious adversaries answer (ε, δ)
 /// claims only. Throws exactdp::Error on bad input and exactdp::GameTooLarge past the limits.
 ClaimVerdict check_claim(const Game& game, const GameClaim& claim, const ClaimCheckOptions& options = {});

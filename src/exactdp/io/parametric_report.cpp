@@ -203,7 +203,7 @@ std::string parametric_check_text(const ParametricSpec& spec, const parametric::
     const auto& w = v.witnesses[i];
     os << "\nWitness at " << x << " = " << to_string(w.value) << " (λ = " << to_string(w.lambda) << "): the worst adversary reaches δ = "
        << to_string(w.numeric.delta()) << " > " << to_string(v.delta_claim.evaluate(w.value)) << "\n";
-    if (w.numeric.witness) os << w.numeric.witness->describe(w.game) << "\n";
+    if (w.numeric.witness) os << witness_heading(w.numeric, v.delta_claim.evaluate(w.value)) << "\n" << w.numeric.witness->describe(w.game) << "\n";
   }
   if (!v.delta_checks.empty()) {
     os << "\nCross-check: the numeric engine's δ⁰, δ¹ equal the pieces' functions exactly at " << x << " =";
