@@ -39,19 +39,58 @@ struct PairHash {
 };
 
 /// The forward recursion of the view probabilities (THEOREMS.md A.3, the system likelihoods of
-/// LYU22 (14)–(16)) over rational functions, collecting every transcript's pair (P₀, P₁).
-class TranscriptSearch {
+/// LYU22 (14)–(16)) over rational functions: the one step both tree walks below take.
+class ForwardStep {
 public:
-  TranscriptSearch(const ParametricGame& game, unsigned horizon, const ParametricOptions& options)
+  ForwardStep(const ParametricGame& game, unsigned horizon, const ParametricOptions& options)
       : game_(game), horizon_(horizon), options_(options) {}
 
-  ViewPairs run() {
-    std::array<Belief, 2> root;
+  /// The beliefs before the first round: the initial laws of the two worlds.
+  std::array<Belief, 2> root() const {
+    std::array<Belief, 2> r;
     for (int b = 0; b < 2; ++b)
-      for (const auto& [s, p] : game_.initial[b]) root[b][s] += RationalFunction(p);
-    visit(game_.verifier->initial_state(), root, horizon_);
-    return std::move(out_);
+      for (const auto& [s, p] : game_.initial[b]) r[b][s] += RationalFunction(p);
+    return r;
   }
+  /// Counts one more expanded node, refusing past the node limit.
+  void count_node(std::uint64_t& nodes) const {
+    if (++nodes > options_.max_nodes)
+      throw Error(game_.name, "horizon", std::to_string(horizon_),
+                  "the parametric game has more than " + std::to_string(options_.max_nodes) + " nodes; lower the horizon");
+  }
+  /// A leaf: no round left, no allowed pair, or halted in both worlds (every further answer is
+  /// "halt" with probability 1, which changes no mass).
+  bool is_leaf(VerifierState v, const std::array<Belief, 2>& beliefs, unsigned left) const {
+    return left == 0 || game_.verifier->allowed(v).empty() || (all_halted(beliefs[0]) && all_halted(beliefs[1]));
+  }
+  /// The views' total masses in the two worlds.
+  static std::array<RationalFunction, 2> masses(const std::array<Belief, 2>& beliefs) { return {total(beliefs[0]), total(beliefs[1])}; }
+  /// The beliefs after sending allowed(v)[action], one entry per answer possible in some world
+  /// (zero masses dropped).
+  std::map<AnswerId, std::array<Belief, 2>> after(VerifierState v, std::size_t action, const std::array<Belief, 2>& beliefs) const {
+    const auto& pair = game_.verifier->allowed(v)[action];
+    const std::array<MessageId, 2> m{pair.world0, pair.world1};
+    std::map<AnswerId, std::array<Belief, 2>> out;
+    for (int b = 0; b < 2; ++b)
+      for (const auto& [s, mass] : beliefs[b]) {
+        const auto& rule = game_.kernel.at(s).at(m[b]);
+        if (!rule)
+          throw Error(game_.name, "/mechanism/states/" + game_.state_names.at(s), game_.messages.at(m[b]),
+                      "the state has no rule for this message");
+        for (const auto& row : *rule) {
+          RationalFunction add = mass * row.probability;
+          if (add.is_zero()) continue;
+          out[row.answer][b][row.next] += add;
+        }
+      }
+    for (auto it = out.begin(); it != out.end();) {
+      for (auto& belief : it->second) std::erase_if(belief, [](const auto& e) { return e.second.is_zero(); });
+      it = it->second[0].empty() && it->second[1].empty() ? out.erase(it) : std::next(it);
+    }
+    return out;
+  }
+
+  const ParametricGame& game() const { return game_; }
 
 private:
   static RationalFunction total(const Belief& b) {
@@ -64,45 +103,38 @@ private:
       if (!game_.halted.at(s)) return false;
     return true;
   }
-  void leaf(const std::array<Belief, 2>& beliefs) {
-    std::array<RationalFunction, 2> pair{total(beliefs[0]), total(beliefs[1])};
-    if (seen_pairs_.insert(pair).second) out_.pairs.push_back(std::move(pair));
-  }
-  void visit(VerifierState v, const std::array<Belief, 2>& beliefs, unsigned left) {
-    if (!seen_nodes_.insert(NodeKey{v, left, beliefs}).second) return;  // an equal node: the same transcripts' pairs
-    if (++out_.nodes > options_.max_nodes)
-      throw Error(game_.name, "horizon", std::to_string(horizon_),
-                  "the parametric game has more than " + std::to_string(options_.max_nodes) + " nodes; lower the horizon");
-    const auto& pairs = game_.verifier->allowed(v);
-    // halted in both worlds: every further answer is "halt" with probability 1, nothing changes
-    if (left == 0 || pairs.empty() || (all_halted(beliefs[0]) && all_halted(beliefs[1]))) return leaf(beliefs);
-    for (std::size_t action = 0; action < pairs.size(); ++action) {
-      const std::array<MessageId, 2> m{pairs[action].world0, pairs[action].world1};
-      std::map<AnswerId, std::array<Belief, 2>> after;
-      for (int b = 0; b < 2; ++b)
-        for (const auto& [s, mass] : beliefs[b]) {
-          const auto& rule = game_.kernel.at(s).at(m[b]);
-          if (!rule)
-            throw Error(game_.name, "/mechanism/states/" + game_.state_names.at(s), game_.messages.at(m[b]),
-                        "the state has no rule for this message");
-          for (const auto& row : *rule) {
-            RationalFunction add = mass * row.probability;
-            if (add.is_zero()) continue;
-            after[row.answer][b][row.next] += add;
-          }
-        }
-      for (auto& [answer, next] : after) {
-        for (auto& belief : next)
-          std::erase_if(belief, [](const auto& e) { return e.second.is_zero(); });
-        if (next[0].empty() && next[1].empty()) continue;
-        visit(game_.verifier->next(v, action), next, left - 1);
-      }
-    }
-  }
 
   const ParametricGame& game_;
   unsigned horizon_;
   ParametricOptions options_;
+};
+
+/// Every transcript's pair (P₀, P₁), by the forward recursion (ForwardStep).
+class TranscriptSearch {
+public:
+  TranscriptSearch(const ParametricGame& game, unsigned horizon, const ParametricOptions& options)
+      : step_(game, horizon, options), horizon_(horizon) {}
+
+  ViewPairs run() {
+    visit(step_.game().verifier->initial_state(), step_.root(), horizon_);
+    return std::move(out_);
+  }
+
+private:
+  void visit(VerifierState v, const std::array<Belief, 2>& beliefs, unsigned left) {
+    if (!seen_nodes_.insert(NodeKey{v, left, beliefs}).second) return;  // an equal node: the same transcripts' pairs
+    step_.count_node(out_.nodes);
+    if (step_.is_leaf(v, beliefs, left)) {
+      auto pair = ForwardStep::masses(beliefs);
+      if (seen_pairs_.insert(pair).second) out_.pairs.push_back(std::move(pair));
+      return;
+    }
+    for (std::size_t action = 0; action < step_.game().verifier->allowed(v).size(); ++action)
+      for (auto& [answer, next] : step_.after(v, action, beliefs)) visit(step_.game().verifier->next(v, action), next, left - 1);
+  }
+
+  ForwardStep step_;
+  unsigned horizon_;
   ViewPairs out_;
   std::unordered_set<NodeKey, NodeHash> seen_nodes_;
   std::unordered_set<std::array<RationalFunction, 2>, PairHash> seen_pairs_;
@@ -267,88 +299,44 @@ struct GameDag {
   std::size_t root = 0;
 };
 
-/// Builds the merged game tree by the forward recursion of TranscriptSearch (THEOREMS.md A.3).
+/// Builds the merged game tree (nodes with equal beliefs shared) by the forward recursion
+/// (ForwardStep, THEOREMS.md A.3).
 class DagBuilder {
 public:
   DagBuilder(const ParametricGame& game, unsigned horizon, const ParametricOptions& options)
-      : game_(game), horizon_(horizon), options_(options) {}
+      : step_(game, horizon, options), horizon_(horizon) {}
 
   GameDag run() {
-    std::array<Belief, 2> root;
-    for (int b = 0; b < 2; ++b)
-      for (const auto& [s, p] : game_.initial[b]) root[b][s] += RationalFunction(p);
-    out_.root = visit(game_.verifier->initial_state(), root, horizon_);
+    out_.root = visit(step_.game().verifier->initial_state(), step_.root(), horizon_);
     return std::move(out_);
   }
 
 private:
-  static RationalFunction total(const Belief& b) {
-    RationalFunction t;
-    for (const auto& [s, p] : b) t += p;
-    return t;
-  }
-  bool all_halted(const Belief& b) const {
-    for (const auto& [s, p] : b)
-      if (!game_.halted.at(s)) return false;
-    return true;
-  }
-  std::string node_key(VerifierState v, unsigned left, const std::array<Belief, 2>& beliefs) const {
-    std::string k = std::to_string(v) + "|" + std::to_string(left);
-    for (int b = 0; b < 2; ++b) {
-      k += "#";
-      for (const auto& [s, p] : beliefs[b]) k += std::to_string(s) + ":" + p.key() + ";";
-    }
-    return k;
-  }
-
   std::size_t visit(VerifierState v, const std::array<Belief, 2>& beliefs, unsigned left) {
-    const std::string key = node_key(v, left, beliefs);
+    NodeKey key{v, left, beliefs};
     if (auto it = seen_.find(key); it != seen_.end()) return it->second;
-    if (++expanded_ > options_.max_nodes)
-      throw Error(game_.name, "horizon", std::to_string(horizon_),
-                  "the parametric game has more than " + std::to_string(options_.max_nodes) + " nodes; lower the horizon");
+    step_.count_node(expanded_);
     GameDag::Node node;
-    const auto& pairs = game_.verifier->allowed(v);
-    // a leaf: no round left, no allowed pair, or halted in both worlds (every further answer is
-    // "halt" with probability 1, which changes no mass)
-    if (left == 0 || pairs.empty() || (all_halted(beliefs[0]) && all_halted(beliefs[1]))) {
-      node.mass = {total(beliefs[0]), total(beliefs[1])};
+    if (step_.is_leaf(v, beliefs, left)) {
+      node.mass = ForwardStep::masses(beliefs);
     } else {
-      for (std::size_t action = 0; action < pairs.size(); ++action) {
-        const std::array<MessageId, 2> m{pairs[action].world0, pairs[action].world1};
-        std::map<AnswerId, std::array<Belief, 2>> after;
-        for (int b = 0; b < 2; ++b)
-          for (const auto& [s, mass] : beliefs[b]) {
-            const auto& rule = game_.kernel.at(s).at(m[b]);
-            if (!rule)
-              throw Error(game_.name, "/mechanism/states/" + game_.state_names.at(s), game_.messages.at(m[b]),
-                          "the state has no rule for this message");
-            for (const auto& row : *rule) {
-              RationalFunction add = mass * row.probability;
-              if (add.is_zero()) continue;
-              after[row.answer][b][row.next] += add;
-            }
-          }
+      for (std::size_t action = 0; action < step_.game().verifier->allowed(v).size(); ++action) {
         std::vector<std::size_t> children;
-        for (auto& [answer, next] : after) {
-          for (auto& belief : next) std::erase_if(belief, [](const auto& e) { return e.second.is_zero(); });
-          if (next[0].empty() && next[1].empty()) continue;
-          children.push_back(visit(game_.verifier->next(v, action), next, left - 1));
-        }
+        for (auto& [answer, next] : step_.after(v, action, beliefs))
+          children.push_back(visit(step_.game().verifier->next(v, action), next, left - 1));
         node.actions.push_back(std::move(children));
       }
     }
     out_.nodes.push_back(std::move(node));
-    seen_.emplace(key, out_.nodes.size() - 1);
+    seen_.emplace(std::move(key), out_.nodes.size() - 1);
     return out_.nodes.size() - 1;
   }
 
-  const ParametricGame& game_;
+  ForwardStep step_;
   unsigned horizon_;
-  ParametricOptions options_;
   GameDag out_;
   std::uint64_t expanded_ = 0;
-  std::unordered_map<std::string, std::size_t> seen_;
+  std::unordered_map<NodeKey, std::size_t, NodeHash> seen_;
 };
 
 /// The functions whose signs the induction has asked for, and the partition that decides those
