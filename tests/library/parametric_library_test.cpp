@@ -11,6 +11,7 @@
 #include "exactdp/noise/latent.hpp"
 #include "exactdp/parametric/parametric_field.hpp"
 #include "exactdp/parametric/parametric_game.hpp"
+#include "support/exact.hpp"
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
@@ -24,11 +25,8 @@ namespace {
 using parametric::parse_rational_function;
 using parametric::RationalFunction;
 
-Rational fraction(long n, long d) {
-  Rational q(n, d);
-  q.canonicalize();
-  return q;
-}
+/// n/d in lowest terms (tests/support/exact.hpp).
+Rational fraction(long n, long d) { return testing::q(n, d); }
 
 const parametric::ParameterRange unit{Rational(0), Rational(1), true, true};
 

@@ -8,6 +8,7 @@
 #include "exactdp/game/engine.hpp"
 #include "exactdp/io/parametric_spec.hpp"
 #include "exactdp/parametric/parametric_game.hpp"
+#include "support/exact.hpp"
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
@@ -21,11 +22,8 @@ namespace {
 using parametric::parse_rational_function;
 using parametric::RationalFunction;
 
-Rational fraction(long n, long d) {
-  Rational q(n, d);
-  q.canonicalize();
-  return q;
-}
+/// n/d in lowest terms (tests/support/exact.hpp).
+Rational fraction(long n, long d) { return testing::q(n, d); }
 
 RationalFunction f(const std::string& text) { return parse_rational_function(text, "r"); }
 

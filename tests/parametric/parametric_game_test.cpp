@@ -7,6 +7,7 @@
 #include "exactdp/game/engine.hpp"
 #include "exactdp/io/parametric_spec.hpp"
 #include "exactdp/parametric/parametric_game.hpp"
+#include "support/exact.hpp"
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
@@ -20,11 +21,8 @@ namespace {
 using parametric::parse_rational_function;
 using parametric::RationalFunction;
 
-Rational fraction(long n, long d) {
-  Rational q(n, d);
-  q.canonicalize();
-  return q;
-}
+/// n/d in lowest terms (tests/support/exact.hpp).
+Rational fraction(long n, long d) { return testing::q(n, d); }
 
 /// k fresh answers of RR with p = r about a static secret bit (worlds x: bit 0, x': bit 1), over
 /// (1/2, 1). By hand: each answer has ratio r/(1−r) or its inverse, answers are independent given

@@ -3,6 +3,7 @@
 #include "exactdp/core/error.hpp"
 #include "exactdp/parametric/rational_function.hpp"
 #include "exactdp/parametric/real_roots.hpp"
+#include "support/exact.hpp"
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
@@ -13,11 +14,8 @@ namespace exactdp::parametric {
 namespace {
 
 RationalFunction parse(const std::string& s) { return parse_rational_function(s, "r"); }
-Rational fraction(long n, long d) {
-  Rational q(n, d);
-  q.canonicalize();
-  return q;
-}
+/// n/d in lowest terms (tests/support/exact.hpp).
+Rational fraction(long n, long d) { return testing::q(n, d); }
 ParameterRange unit() { return ParameterRange{0, 1, true, true}; }
 
 TEST(RationalFunction, ParsesTheDocumentedGrammar) {
