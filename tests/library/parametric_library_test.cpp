@@ -134,17 +134,19 @@ RC_GTEST_PROP(ParametricSvt, VerdictAgreesWithTheNumericEngineInEachRegion, ()) 
   }
   const auto& v = decided.at(lambda);
   const auto& pieces = v.decision.partition.pieces;
-  for (std::size_t i = 0; i < pieces.size(); ++i) {
-    if (pieces[i].is_point()) continue;
-    {
-      // a random rational strictly inside the piece's open interval (between the isolating intervals)
-      const Rational lo = pieces[i].lower.upper, hi = pieces[i].upper.lower;
-      const Rational r = lo + (hi - lo) * fraction(*rc::gen::inRange(1, 99), 100);
-      GameClaim claim;
-      claim.lambda = parse_rational_function(lambda, "r").evaluate(r);
-      RC_ASSERT((check_claim(spec.instantiate(r), claim).verdict == Verdict::holds) == v.decision.holds[i]);
-    }
-  }
+  // one random open piece per case (the cases cover every piece of the few λ drawn; checking every
+  // piece in every case made this the slowest test under the sanitizers)
+  std::vector<std::size_t> open;
+  for (std::size_t i = 0; i < pieces.size(); ++i)
+    if (!pieces[i].is_point()) open.push_back(i);
+  RC_PRE(!open.empty());
+  const std::size_t i = open[*rc::gen::inRange<std::size_t>(0, open.size())];
+  // a random rational strictly inside the piece's open interval (between the isolating intervals)
+  const Rational lo = pieces[i].lower.upper, hi = pieces[i].upper.lower;
+  const Rational r = lo + (hi - lo) * fraction(*rc::gen::inRange(1, 99), 100);
+  GameClaim claim;
+  claim.lambda = parse_rational_function(lambda, "r").evaluate(r);
+  RC_ASSERT((check_claim(spec.instantiate(r), claim).verdict == Verdict::holds) == v.decision.holds[i]);
 }
 
 TEST(ParametricSvt, HoldsForEveryRAtHorizonThree) {
