@@ -309,12 +309,18 @@ class Executor:
 
                 # the scheduler (in this process) hands a worker its next task only when the worker is
                 # free (Dask's default, 1.1, sends one ahead): the queue stays ordered by priority.
-                # The workers inherit this process's thread settings of numerical libraries (Dask's
-                # default pins OpenBLAS, MKL and OpenMP to one thread): a float a task computes, such
-                # as an accountant's claim, can depend on how many threads split a sum, and a task
-                # must compute what it computes here.
-                environ = {k: v for k, v in dask.config.get("distributed.nanny.pre-spawn-environ", {}).items()
-                           if k not in _THREAD_VARIABLES}
+                # The workers inherit this process's environment as it is, without the variables Dask
+                # sets before it spawns a worker (distributed.nanny.pre-spawn-environ):
+                # * the thread counts of numerical libraries (Dask pins OpenBLAS, MKL and OpenMP to one
+                #   thread): a float a task computes, such as an accountant's claim, can depend on how
+                #   many threads split a sum, and a task must compute what it computes here;
+                # * MALLOC_TRIM_THRESHOLD_=65536: setting it turns off glibc's sliding mmap threshold,
+                #   so every block above 128 KiB (numpy's arrays in the accountants' convolutions) is a
+                #   fresh mmap whose pages fault in zeroed, and freed by munmap. An FFT loop over
+                #   2^16-point arrays took 2.8 times the CPU in a worker with it (bench/dask_audit.py
+                #   --probe); the accountants' claims 26-40 % more. Here the variable is what it is in
+                #   this process (normally unset), as in a serial run.
+                environ = {}
                 # Also: no statistical profiling of the tasks (a stack sample every 10 ms, for the
                 # dashboard only).
                 with dask.config.set({"distributed.scheduler.worker-saturation": 1.0,
