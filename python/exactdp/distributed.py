@@ -358,6 +358,8 @@ class Executor:
         #: CPU seconds of each task's thread, and the id of the process it ran in (timings only)
         self.cpu_seconds = {}
         self.process = {}
+        #: the parameters of each task run, by key (what the timings above are about)
+        self.params = {}
         #: for each call of run(), the keys of the tasks it ran (not those read from the results file)
         self.batches = []
         self._placement = {}  # affinity -> worker address
@@ -489,6 +491,7 @@ class Executor:
 
     def _finish(self, task, ok, value, timing):
         self.seconds[task.key], self.cpu_seconds[task.key], self.process[task.key] = timing or (None, None, None)
+        self.params[task.key] = task.params
         if not ok:
             value = TaskError(task.key, task.params, *value)
             self._log(str(value))
