@@ -291,7 +291,7 @@ _LOCAL_CLUSTER_CONFIG = {
     # * MALLOC_TRIM_THRESHOLD_=65536: setting it turns off glibc's sliding mmap threshold, so every
     #   block above 128 KiB (numpy's arrays in the accountants' convolutions) is a fresh mmap whose
     #   pages fault in zeroed, and is unmapped when freed. A loop of FFTs over 2^16 points took 2.8
-    #   times the CPU in a worker with it; the accountants' claims about 35 % more than serially.
+    #   times the CPU in a worker with it; the accountants' claims 30-38 % more than serially.
     "distributed.nanny.pre-spawn-environ": {},
     # no statistical profiling of the tasks (a stack sample every 10 ms, for the dashboard only)
     "distributed.worker.profile.enabled": False,
