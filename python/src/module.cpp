@@ -145,7 +145,8 @@ std::string check_json(const Game& game, const std::string& source, const std::s
 
 }  // namespace
 
-void bind_noise(nb::module_& m);  // noise_bindings.cpp
+void bind_noise(nb::module_& m);       // noise_bindings.cpp
+void bind_parametric(nb::module_& m);  // parametric_bindings.cpp
 
 namespace {
 
@@ -198,6 +199,7 @@ NB_MODULE(_core, m) {
   m.doc() = "Exact and certified privacy accounting (bindings of the exactdp C++ library)";
   nb::exception<Error>(m, "Error", PyExc_ValueError);
   bind_noise(m);
+  bind_parametric(m);
 
   nb::class_<PrivacyLoss>(m, "PrivacyLoss",
                           "The privacy-loss distribution of an ordered pair (P, Q) of finite distributions, exact.")
