@@ -39,12 +39,17 @@ profile; ``"remove"`` is H(P||Q) and ``"add"`` H(Q||P), with P the law when the 
 (for a Poisson-subsampled Gaussian, P = q*N(1, s^2) + (1-q)*N(0, s^2), Q = N(0, s^2)): dp-accounting's
 ``pmf_remove`` and ``pmf_add`` (src/exactdp/divergence/direction.hpp, docs/composition.md).
 A pair ``(P, Q)`` is taken in that orientation. ``epsilon`` may be negative in ``delta_at``.
+``direction="replace"`` asks replace-one neighbouring instead: each mechanism is replaced by its
+replace-one pair as the library defines it (src/exactdp/accounting/replace_one.hpp: additive noise at
+twice the sensitivity, randomized response and RandomizedResponseDpEvent as they are), whose directions
+coincide; Poisson subsampling (a ``sampling_rate`` or a PoissonSampledDpEvent with probability in (0, 1)),
+pairs and Gaussian mixtures are refused with the reason (``exactdp.Error``, field "direction").
 """
 import math
 from fractions import Fraction
 
 from ._core import Error, PrivacyLoss, PrivacyProfile, parse_mechanism_spec
-from ._core import _composition_of, default_memory_budget
+from ._core import _composition_of, _replace_one_components, default_memory_budget
 from ._core import grid_bracket as _grid_bracket
 
 _PRECISIONS = (128, 512, 2048)
@@ -93,7 +98,7 @@ def _event_components(event, times, rate=None):
         return out
     degenerate = _degenerate(event)
     if degenerate is not None:
-        return [(_degenerate_pair(degenerate, rate), times, None)]
+        return [(_DEGENERATE_SPECS[degenerate], times, rate)]
     if name == "PoissonSampledDpEvent":
         if rate is not None:
             raise Error("PoissonSampledDpEvent: nested Poisson sampling is not supported")
@@ -173,13 +178,11 @@ def _degenerate(event):
     return None
 
 
-def _degenerate_pair(kind, rate):
-    """The exact pair of a degenerate event, Poisson-subsampled at ``rate`` (add/remove):
-    (qP + (1-q)Q, Q) of the disjoint pair P = point x, Q = point y is ((q, 1-q), (0, 1))."""
-    if kind == "identical":
-        return PrivacyLoss.from_masses([(1, 1)])
-    q = Fraction(1) if rate is None else Fraction(rate)
-    return PrivacyLoss.from_masses([(q, 0), (1 - q, 1)] if q != 1 else [(1, 0), (0, 1)])
+#: The library mechanisms whose pairs the degenerate events' are: RR_{0,1} (lambda = 1, delta = 1) is
+#: the pair of disjoint laws, k-ary RR with one bucket the pair of identical laws. Specs rather than
+#: pairs, so that the library also answers their Poisson subsampling (the add/remove pair
+#: (qP + (1-q)Q, Q), here ((q, 1-q), (0, 1))) and their replace-one pair (the same pair again).
+_DEGENERATE_SPECS = {"disjoint": "rr:lambda=1,delta=1", "identical": "krr:k=1,lambda=1"}
 
 
 def _is_pair(what):
@@ -232,6 +235,18 @@ def _narrow(value, relative_width):
     return relative_width is None or hi == math.inf or hi - lo <= Fraction(relative_width) * hi
 
 
+def _replace_one(comps, sampling_rate):
+    """The replace-one question of (what, times, rate | mixture text | None) components, Poisson-subsampled
+    at ``sampling_rate`` on top: each mechanism's replace-one spec, decided and refused (subsampling, pairs,
+    mixtures) by the library (accounting/replace_one.hpp), asked in the direction "both" afterwards."""
+    if sampling_rate is not None:
+        rate = Fraction(_exact(sampling_rate, "sampling_rate"))
+        comps = [(s, k, r if isinstance(r, str) else (rate if r is None else r * rate)) for s, k, r in comps]
+    tuples = [(s, k, None if r is None else (r if isinstance(r, str) else f"{r.numerator}/{r.denominator}"))
+              for s, k, r in comps]
+    return _merge(_replace_one_components(tuples))
+
+
 def _solve(what, times, delta, epsilon, sampling_rate, relative_width, max_memory, direction="both"):
     want_epsilon = delta is not None
     key = "epsilon" if want_epsilon else "delta"
@@ -242,6 +257,8 @@ def _solve(what, times, delta, epsilon, sampling_rate, relative_width, max_memor
         if not 0 < relative_width < 1:
             raise Error(f"relative_width: {relative_width} must lie in (0, 1)")
     comps = _merge(_components(what, times))
+    if direction == "replace":
+        comps, sampling_rate, direction = _replace_one(comps, sampling_rate), None, "both"
     mixtures = [c for c in comps if isinstance(c[2], str)]
     if mixtures:
         # a Gaussian mixture with several sensitivities: one use has a certified closed form
@@ -325,12 +342,15 @@ def renyi_at(what, times=1, alpha=None, sampling_rate=None, direction="both", pr
     ``what`` (as for :func:`epsilon_at`), certified: ``(lo, hi)``, ``(inf, inf)`` for +inf. Divergences add
     per direction; a Poisson-subsampled Gaussian is certified at every order (a binomial sum at integer
     orders, MTZ19; between them an enclosure from convexity, bounds/subsampled_renyi.hpp), its add
-    direction refused; a subsampled Laplace mechanism in the remove direction only."""
+    direction refused; a subsampled Laplace mechanism in the remove direction only. ``direction="replace"``:
+    the replace-one pairs (module doc)."""
     if alpha is None:
         raise TypeError("renyi_at: alpha is required")
     from ._core import _composed_renyi
     a = Fraction(_exact(alpha, "alpha"))
     comps = _merge(_components(what, times))
+    if direction == "replace":
+        comps, sampling_rate, direction = _replace_one(comps, sampling_rate), None, "both"
     if sampling_rate is not None:
         rate = Fraction(_exact(sampling_rate, "sampling_rate"))
         if any(isinstance(r, str) for _, _, r in comps):
@@ -380,7 +400,7 @@ def epsilon_at(what, times=1, delta=None, sampling_rate=None, relative_width=Non
     (add/remove) every component: one Gaussian or Laplace mechanism (grid bracket), or pairs and mechanisms with exact tables. ``relative_width`` asks for hi - lo <= width * hi
     (more working precision, or a finer grid). With ``explain=True`` the planner's record comes back:
     ``{'route', 'reason', 'epsilon': (lo, hi), ...}``. ``direction``: ``"both"`` (default, the max),
-    ``"remove"`` H(P||Q) or ``"add"`` H(Q||P) (module doc).
+    ``"remove"`` H(P||Q), ``"add"`` H(Q||P), or ``"replace"`` (replace-one neighbours; module doc).
     """
     if delta is None:
         raise TypeError("epsilon_at: delta is required")
