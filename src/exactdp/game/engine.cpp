@@ -426,7 +426,7 @@ constexpr double entry_overhead_bytes = 32 + 16 + 11;
 /// The size estimate of a run and, when the game had to be compiled to make it, the compiled game.
 struct Measured {
   GameSizeEstimate estimate;
-  std::optional<CompiledGame> game;  // compiled for the second measurement
+  std::optional<CompiledGame> game;  // compiled for the second measurement (always, below the limits)
   double compile_seconds = 0;
 };
 
@@ -438,8 +438,34 @@ std::uint64_t saturating(double x) {
   return x >= 1.8e19 ? std::numeric_limits<std::uint64_t>::max() : static_cast<std::uint64_t>(x);
 }
 
-void fill(GameSizeEstimate& e, const LevelCounts& counts, unsigned horizon, const EngineOptions& options) {
-  e.entries = extrapolate(counts, horizon);
+/// Σ over the levels with a round left of the measured key counts of the compiled game and, past
+/// them, of c_t·m_t: c_t the ≡_r-classes of the level (r = horizon − t rounds left, a count the
+/// compilation gives for free) and m_t the belief pairs per class, which grows about linearly with
+/// the rounds played — from level 1 to the last level measured, and on at the same rate. The class
+/// counts carry the mechanism's own structure, which a growth factor of the first levels cannot:
+/// the tree counter's levels swell within each dyadic block and collapse where a block closes (its
+/// completed nodes merge), so a factor taken early (it was the smallest of the last four) missed
+/// the second half of T = 32 by 2.4× (651 854 against 1 534 516 entries), and the svt-counter's
+/// growth slows as its classes do (docs/engine.md gives the figures).
+std::uint64_t extrapolate_by_classes(const LevelCounts& c, const CompiledGame& g, unsigned horizon) {
+  const std::size_t n = c.keys.size();
+  if (n >= horizon || n < 2) return extrapolate(c, horizon);
+  auto classes = [&](std::size_t t) { return static_cast<double>(g.tables[horizon - t]->classes); };
+  auto per_class = [&](std::size_t t) { return classes(t) > 0 ? static_cast<double>(c.keys[t]) / classes(t) : 0.0; };
+  const double last = per_class(n - 1);
+  const double slope = n > 2 ? std::max(0.0, (last - per_class(1)) / static_cast<double>(n - 2)) : 0.0;
+  std::uint64_t total = 0;
+  for (std::size_t t = 0; t < n; ++t) total = saturating_add(total, c.keys[t]);
+  for (std::size_t t = n; t < horizon; ++t) {
+    const double level = (last + slope * static_cast<double>(t - (n - 1))) * classes(t);
+    if (level >= 1.8e19) return std::numeric_limits<std::uint64_t>::max();
+    total = saturating_add(total, static_cast<std::uint64_t>(level));
+  }
+  return total;
+}
+
+void fill(GameSizeEstimate& e, const LevelCounts& counts, std::uint64_t entries, const EngineOptions& options) {
+  e.entries = entries;
   e.bytes = saturating(static_cast<double>(e.entries) * (counts.bytes_per_key + entry_overhead_bytes));
   e.levels = counts.keys;
   e.products += counts.products;
@@ -456,28 +482,36 @@ void fill(GameSizeEstimate& e, const LevelCounts& counts, unsigned horizon, cons
                      "--max-memory");
 }
 
-/// The engine's estimate (estimate_game): on the unreduced game, which bounds the reduced one
-/// from above; only when that is over a limit is the game compiled (within a budget) and measured
-/// again as the search will meet it. @p co are the compilation's options (with the progress hook).
+/// The engine's estimate (estimate_game), in two stages. First on the unreduced game, before
+/// anything is compiled; when that is over a limit the game is compiled within a budget (a
+/// mechanism too large to compile within it is refused on the unreduced estimate) and measured
+/// again as the search will meet it, up to larger levels. Otherwise the game is compiled (the
+/// search needs it) and its first levels measured again within the first budget. Either way the
+/// estimate that counts is the compiled game's, extrapolated by its classes (extrapolate_by_classes).
+/// @p co are the compilation's options (with the progress hook).
 Measured measure(const Game& game, unsigned horizon, const EngineOptions& options, const CompileOptions& co) {
   Measured m;
-  fill(m.estimate, first_levels(game, horizon), horizon, options);
-  if (m.estimate.over.empty() || !options.reduce) return m;
-  // a mechanism too large to compile within the budget is refused on the unreduced estimate
+  const LevelCounts unreduced = first_levels(game, horizon);
+  fill(m.estimate, unreduced, extrapolate(unreduced, horizon), options);
+  const bool recheck = !m.estimate.over.empty();
+  if (recheck && !options.reduce) return m;
   CompileOptions bounded = co;
-  bounded.max_states = std::min<std::uint64_t>(co.max_states, recheck_states);
-  bounded.max_steps = recheck_steps;
-  bounded.max_rows = recheck_row_levels / std::max(horizon, 1u);
+  if (recheck) {
+    bounded.max_states = std::min<std::uint64_t>(co.max_states, recheck_states);
+    bounded.max_steps = recheck_steps;
+    bounded.max_rows = recheck_row_levels / std::max(horizon, 1u);
+  }
   const auto start = std::chrono::steady_clock::now();
   try {
     m.game = compile_game(game, bounded);
   } catch (const GameTooLarge& e) {
-    if (e.field() != "max_rows" && e.field() != "max_steps" && bounded.max_states == co.max_states) throw;
+    if (!recheck || (e.field() != "max_rows" && e.field() != "max_steps" && bounded.max_states == co.max_states)) throw;
     return m;
   }
   m.compile_seconds = seconds_since(start);
   m.estimate.compiled = true;
-  fill(m.estimate, first_levels_compiled(*m.game, game, horizon), horizon, options);
+  const LevelCounts compiled = first_levels_compiled(*m.game, game, horizon, recheck ? recheck_budget : first_budget);
+  fill(m.estimate, compiled, extrapolate_by_classes(compiled, *m.game, horizon), options);
   return m;
 }
 
@@ -526,13 +560,7 @@ Prepared prepare(const Game& game, const EngineOptions& options, const char* whe
   p.timings.compile = m.compile_seconds;
   p.timings.estimate = seconds_since(start) - m.compile_seconds;
   if (!m.estimate.over.empty()) refuse(m.estimate, options, where);
-  if (m.game) {
-    p.game = std::move(*m.game);
-  } else {
-    const auto phase = std::chrono::steady_clock::now();
-    p.game = compile_game(game, co);
-    p.timings.compile = seconds_since(phase);
-  }
+  p.game = std::move(*m.game);  // compiled whenever the estimate is under the limits
   p.workers = search_workers(options, p.estimate);
   return p;
 }

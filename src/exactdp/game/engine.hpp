@@ -185,8 +185,9 @@ struct GameSizeEstimate {
   /// `compiled`, else of the unreduced game); later levels are extrapolated.
   std::vector<std::uint64_t> levels;
   std::uint64_t products = 0;  ///< the work spent, in belief × kernel-row products (the budget's unit)
-  /// Measured a second time on the compiled (reduced) game, because the unreduced estimate was
-  /// over a limit (docs/engine.md, "Estimate").
+  /// Measured a second time on the compiled (reduced) game — always, unless the unreduced
+  /// estimate was over a limit and the game could not be compiled within the estimate's budget
+  /// (docs/engine.md, "Estimate").
   bool compiled = false;
   /// The limit the estimate exceeds, so that solve_game would refuse the game: "max_nodes",
   /// "max_bytes", or empty.
@@ -194,10 +195,12 @@ struct GameSizeEstimate {
 };
 
 /// The up-front size estimate solve_game makes with @p options (horizon, limits, reduce), without
-/// searching: the unreduced game's first levels, and, when that estimate exceeds a limit and
-/// options.reduce, the compiled game's first levels (the compilation bounded by a budget of
-/// mechanism states and kernel rows; past it the unreduced estimate stands). Throws exactdp::Error
-/// on an invalid game or horizon.
+/// searching: the unreduced game's first levels; then the game is compiled (when the unreduced
+/// estimate exceeds a limit, only within a budget of kernels, states and rows read from the
+/// mechanism, past which the unreduced estimate stands and refuses) and the compiled game's first
+/// levels are measured and extrapolated by its bisimulation classes per level. Throws
+/// exactdp::Error on an invalid game or horizon, exactdp::GameTooLarge when the mechanism has more
+/// states than options.max_nodes.
 GameSizeEstimate estimate_game(const Game& game, const EngineOptions& options = {});
 
 /// sup_A H_λ in both directions at one λ (THEOREMS.md B.2).
