@@ -235,9 +235,9 @@ struct LevelBudget {
 /// own step function and ordered maps; the svt-counter game spends 21 000 products, the tree
 /// counter 29 000, AboveThreshold 52 000 before the node cap stops them).
 constexpr LevelBudget first_budget{2'000, 100'000};
-/// The second measurement, on the compiled game (first_levels_compiled), runs only for a game over
-/// a limit on the first: there the estimate decides a refusal, so it measures further (at most a
-/// few tenths of a second: a product over the compiled tables costs well under a microsecond).
+/// The second measurement, on the compiled game (first_levels_compiled), is made within
+/// first_budget for a game under the limits, and within this larger budget for a game over a limit
+/// on the first: there the estimate decides a refusal, so it measures further.
 constexpr LevelBudget recheck_budget{20'000, 800'000};
 /// The compilation that allows the second measurement is bounded too, so that a refusal takes
 /// under a second: at most this many mechanism states, this many kernels read from the mechanism
@@ -356,9 +356,9 @@ std::uint64_t extrapolate(const LevelCounts& c, unsigned horizon) {
 
 /// Exact memo-entry counts of the first levels of the *compiled* game, as the search will meet
 /// them: children by expand_action and canonicalise over the bisimulation classes, terminal nodes
-/// (valued in place) not counted. Used when the estimate on the unreduced game is over a limit:
-/// reductions can make the real game far smaller (AboveThreshold's unreduced game grows about
-/// tenfold a round, its classes under twofold), never larger.
+/// (valued in place) not counted. The second stage of every estimate (measure): reductions can
+/// make the real game far smaller than the unreduced one (AboveThreshold's unreduced game grows
+/// about tenfold a round, its classes under twofold), never larger.
 LevelCounts first_levels_compiled(const CompiledGame& g, const Game& game, unsigned horizon, const LevelBudget& budget = recheck_budget) {
   auto terminal = [&](const Node& n) {
     if (n.rounds == 0) return true;
