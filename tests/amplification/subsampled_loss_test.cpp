@@ -34,7 +34,7 @@ TEST(SubsampledCertifiedLoss, RenyiMatchesTheExactSubsampledPair) {
   const Rational rate = q(1, 5);
   const PrivacyLoss sampled = poisson_subsample(exact, rate);
   const SubsampledCertifiedLoss certified(CertifiedLoss::from_exact(exact, kPrec), rate);
-  for (const Rational alpha : {Rational(2), Rational(3), q(5, 2), q(41, 4), Rational(7)}) {
+  for (const Rational& alpha : {Rational(2), Rational(3), q(5, 2), q(41, 4), Rational(7)}) {
     const Interval remove = certified.renyi_divergence(alpha, NeighbourDirection::remove);
     const Interval add = certified.renyi_divergence(alpha, NeighbourDirection::add);
     EXPECT_TRUE(overlap(remove, renyi_divergence(sampled, alpha, kPrec))) << to_string(alpha);
