@@ -352,7 +352,9 @@ def renyi_at(what, times=1, alpha=None, sampling_rate=None, direction="both", pr
     ``what`` (as for :func:`epsilon_at`), certified: ``(lo, hi)``, ``(inf, inf)`` for +inf. Divergences add
     per direction; a Poisson-subsampled Gaussian is certified at every order (a binomial sum at integer
     orders, MTZ19; between them an enclosure from convexity, bounds/subsampled_renyi.hpp), its add
-    direction refused; a subsampled Laplace mechanism in the remove direction only."""
+    direction refused; a subsampled Laplace mechanism in the remove direction only; a subsampled pair with
+    certified masses (dlaplace by a or epsilon, rr/krr by epsilon, truncated dgauss) in both directions at
+    every order (the finite sum over its atoms, amplification/subsampled_loss.hpp)."""
     if alpha is None:
         raise TypeError("renyi_at: alpha is required")
     from ._core import _composed_renyi
