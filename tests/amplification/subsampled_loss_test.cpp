@@ -49,7 +49,7 @@ TEST(SubsampledCertifiedLoss, RenyiMatchesTheExactSubsampledPair) {
 // sum Σ C(α, k)(1 − q)^{α−k} q^k M_k over the base moments M_k = E_Q[(P/Q)^k] (taken from the base
 // pair's own Rényi divergences, M_k = e^{(k−1)D_k}); the direct sum never expands the power.
 TEST(SubsampledCertifiedLoss, RenyiIntegerOrdersMatchTheBinomialExpansion) {
-  for (const char* spec : {"dlaplace:a=1/2,sensitivity=2", "dgauss:sigma2=2,truncation=6", "rr:epsilon=1",
+  for (const char* spec : {"dlaplace:a=1/2,sensitivity=2", "dlaplace:a=2/3,sensitivity=3", "rr:epsilon=1",
                            "krr:epsilon=3/2,k=4"}) {
     const CertifiedLoss base = base_of(spec);
     const Rational rate = q(3, 10);
