@@ -54,9 +54,12 @@ FAST = {
     "test_randomized_response", "test_randomized_response_with_single_bucket",
     "test_randomized_response_with_zero_noise_parameter",
     "test_laplace_get_delta_for_epsilon", "test_discrete_laplace_get_delta_for_epsilon",
-    "test_gaussian_get_delta_for_epsilon", "test_get_delta_for_epsilon", "test_mixture_of_gaussians_basic",
+    "test_gaussian_get_delta_for_epsilon", "test_get_delta_for_epsilon",
     "test_discrete_gaussian_get_delta_for_epsilon",
 }
+# test_mixture_of_gaussians_basic (compositions of Gaussian mixtures) is left out: its grid brackets,
+# refined to resolution 2048, take ~10 s CPU per number and stay too wide with no independent closed
+# form to decide them (docs/acceptance.md); amplification tests check the mixture's grid law.
 
 
 # ----------------------------------------------------------------------------- recording stand-ins

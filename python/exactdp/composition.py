@@ -31,7 +31,8 @@ every epsilon; Poisson-subsampled at rate q, delta = q), sampling probability 0,
 only zero sensitivities a pair of identical laws (delta = 0). ``DiscreteLaplaceDpEvent(a, S)`` is
 ``dlaplace:a=a,sensitivity=S`` (r = e^-a, an (a*S)-DP mechanism), ``MixtureOfGaussiansDpEvent`` with
 one non-zero sensitivity c the Gaussian of sensitivity c Poisson-subsampled at the probability of c,
-with several the Gaussian mixture (one use: a certified closed form, bounds/gaussian_mixture.hpp);
+with several the Gaussian mixture (one use: a certified closed form, bounds/gaussian_mixture.hpp;
+several uses, alone or with Gaussian and Laplace mechanisms: the grid bracket, refined for ``relative_width``);
 its probabilities are divided by their exact sum (dp-accounting accepts sums within math.isclose of 1).
 
 Directions. ``direction="both"`` (the default) is max(H(P||Q), H(Q||P)), the add-or-remove-one
@@ -136,6 +137,10 @@ def _event_components(event, times, rate=None):
             raise Error(f"RandomizedResponseDpEvent: noise_parameter={event.noise_parameter!r}, num_buckets={k!r}: "
                         "need 0 < noise_parameter <= 1 and num_buckets >= 2")
         return [(f"krr:k={k},lambda={_q((k * (1 - p) + p) / p)}", times, rate)]
+    if name == "TruncatedSubsampledGaussianDpEvent":
+        raise Error("TruncatedSubsampledGaussianDpEvent is not modelled by design: its worst case depends on the other "
+                    "records sampled (no single pair), and dp-accounting's PLD for it is an upper bound built with a "
+                    "replace-one subsampled Gaussian, not a pair's exact privacy (docs/acceptance.md)")
     raise Error(f"DpEvent of type {name} is not supported; supported: GaussianDpEvent, LaplaceDpEvent, "
                 "RandomizedResponseDpEvent, PoissonSampledDpEvent, SelfComposedDpEvent, ComposedDpEvent")
 
@@ -262,11 +267,14 @@ def _solve(what, times, delta, epsilon, sampling_rate, relative_width, max_memor
     mixtures = [c for c in comps if isinstance(c[2], str)]
     if mixtures:
         # a Gaussian mixture with several sensitivities: one use has a certified closed form
-        # (bounds/gaussian_mixture.hpp); compositions of it are not built
-        if len(comps) != 1 or comps[0][1] != 1 or sampling_rate is not None:
-            raise Error("MixtureOfGaussiansDpEvent: a Gaussian mixture with several non-zero sensitivities is answered for "
-                        "one use alone (not composed, repeated or Poisson-sampled)")
-        return _planned(comps, want_epsilon, at, relative_width, max_memory, direction)
+        # (bounds/gaussian_mixture.hpp); compositions of it (with each other, Gaussian and Laplace
+        # mechanisms) the planner's grid bracket
+        if sampling_rate is not None:
+            raise Error("MixtureOfGaussiansDpEvent: a Gaussian mixture with several non-zero sensitivities cannot be "
+                        "Poisson-sampled again")
+        if len(comps) == 1 and comps[0][1] == 1:
+            return _planned(comps, want_epsilon, at, relative_width, max_memory, direction)
+        return _grid_planned(comps, want_epsilon, at, relative_width, max_memory, direction)
     if sampling_rate is not None:
         rate = Fraction(_exact(sampling_rate, "sampling_rate"))
         comps = [(s, k, rate if r is None else r * rate) for s, k, r in comps]
@@ -337,12 +345,33 @@ def _planned(components, want_epsilon, at, relative_width, max_memory, direction
     raise Error(f"relative_width: the planner's route ({out['route']}) gives {out[key]}, wider than {relative_width}")
 
 
+def _grid_planned(components, want_epsilon, at, relative_width, max_memory, direction):
+    """The planner's grid bracket for (spec, times, rate | mixture text) components at resolutions 32, 64,
+    ... up to _MAX_GRID_RESOLUTION, intersected (each encloses the true value, so their intersection
+    does), until ``relative_width`` is met or the finest grid."""
+    key = "epsilon" if want_epsilon else "delta"
+    resolution, value, out = 32, None, None
+    while True:
+        out = _composition_of(components, delta=at if want_epsilon else None, epsilon=None if want_epsilon else at,
+                              max_memory=max_memory, direction=direction, grid=True, grid_resolution=resolution)
+        lo, hi = out[key]
+        value = (lo, hi) if value is None else (max(value[0], lo), min(value[1], hi))
+        if _narrow(value, relative_width) or relative_width is None or resolution >= _MAX_GRID_RESOLUTION:
+            break
+        resolution *= 2
+    out[key] = value
+    out["resolution"] = resolution
+    return out
+
+
 def renyi_at(what, times=1, alpha=None, sampling_rate=None, direction="both", precision=128):
     """The Renyi divergence of order ``alpha`` > 1 (exact: Fraction, int or string) of ``times`` uses of
     ``what`` (as for :func:`epsilon_at`), certified: ``(lo, hi)``, ``(inf, inf)`` for +inf. Divergences add
     per direction; a Poisson-subsampled Gaussian is certified at every order (a binomial sum at integer
     orders, MTZ19; between them an enclosure from convexity, bounds/subsampled_renyi.hpp), its add
-    direction refused; a subsampled Laplace mechanism in the remove direction only. ``direction="replace"``:
+    direction refused; a subsampled Laplace mechanism in the remove direction only; a subsampled pair with
+    certified masses (dlaplace by a or epsilon, rr/krr by epsilon, truncated dgauss) in both directions at
+    every order (the finite sum over its atoms, amplification/subsampled_loss.hpp). ``direction="replace"``:
     the replace-one pairs (module doc)."""
     if alpha is None:
         raise TypeError("renyi_at: alpha is required")

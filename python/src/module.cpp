@@ -591,8 +591,11 @@ NB_MODULE(_core, m) {
   m.def(
       "_composition_of",
       [](const std::vector<ComponentTuple>& components, nb::handle delta,
-         nb::handle epsilon, long precision, std::uint64_t max_memory, const std::string& direction, bool grid) {
+         nb::handle epsilon, long precision, std::uint64_t max_memory, const std::string& direction, bool grid,
+         unsigned grid_resolution) {
         const NeighbourDirection dir = parse_direction(direction, "composition");
+        limits::check_range("composition", "grid_resolution", grid_resolution, limits::min_grid_resolution,
+                            limits::max_grid_resolution);
         if (components.empty()) throw Error("composition", "what", "", "nothing to compose");
         if (delta.is_none() == epsilon.is_none())
           throw Error("composition", "delta", "", "give exactly one of delta (for epsilon) or epsilon (for delta)");
@@ -600,6 +603,7 @@ NB_MODULE(_core, m) {
         PlanOptions options;
         options.memory_budget = max_memory;
         options.grid_brackets = grid;  // as `exactdp compose`: certified grid brackets where nothing else answers
+        options.grid_resolution = grid_resolution;
         const CompositionPlan plan = plan_composition(comps, options);
         if (!plan.has_profile())
           throw Error("composition", "what", comps.front().source, "no exact or certified profile: " + plan.reason);
@@ -632,10 +636,12 @@ NB_MODULE(_core, m) {
       },
       nb::arg("components"), nb::arg("delta") = nb::none(), nb::arg("epsilon") = nb::none(), nb::arg("precision") = 128,
       nb::arg("max_memory") = default_memory_budget, nb::arg("direction") = "both", nb::arg("grid") = false,
+      nb::arg("grid_resolution") = PlanOptions{}.grid_resolution,
       "The planner's answer for a composition of (SPEC | PrivacyLoss, times, sampling_rate | None) components:\n"
       "{'route', 'reason', 'epsilon' or 'delta': (lo, hi)}. Pairs are estimated under max_memory like specs; a\n"
       "component with exact tables may be Poisson-subsampled (add/remove; the base pair must be symmetric).\n"
-      "direction: 'both' (max), 'remove' H(P||Q) or 'add' H(Q||P), P the law with the record.");
+      "direction: 'both' (max), 'remove' H(P||Q) or 'add' H(Q||P), P the law with the record.\n"
+      "grid_resolution: grid points per standard deviation when the route is the grid bracket.");
 
   m.def("replace_one_subsampling_reason", &replace_one_subsampling_reason,
         "Why replace-one under Poisson subsampling is refused (accounting/replace_one.hpp), one sentence.");
