@@ -6,18 +6,11 @@ closed form 1 − (1 − δ)^ℓ of HSV Thm 5.2; each test says which.
 """
 import json
 import math
-import os
-import subprocess
 from pathlib import Path
 
-EXE = os.environ.get("EXACTDP_BIN", "exactdp")
+from conftest import run
+
 SPECS = Path(__file__).resolve().parents[2] / "spec" / "mechanisms"
-
-
-def run(*args, expect=0):
-    p = subprocess.run([EXE, *args], capture_output=True, text=True, timeout=300)
-    assert p.returncode == expect, f"exit {p.returncode}\nstdout:\n{p.stdout}\nstderr:\n{p.stderr}"
-    return p
 
 
 def profile(spec, *args):
