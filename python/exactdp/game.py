@@ -19,6 +19,7 @@ import os
 from decimal import Decimal
 from fractions import Fraction
 
+from ._core import limits as _core_limits
 from ._core import _check_spec_json, _check_spec_text_json, _profile_spec_json, _profile_spec_text_json
 from .mechanism import Mechanism
 
@@ -93,7 +94,7 @@ def profile(spec, lambdas=(), deltas=(), alphas=(), horizon=None, max_nodes=None
     return r
 
 
-def check(spec, lam=None, epsilon=None, delta=0, horizon=None, max_nodes=None, threads=0, max_precision=4096,
+def check(spec, lam=None, epsilon=None, delta=0, horizon=None, max_nodes=None, threads=0, max_precision=_core_limits.default_claim_precision,
           adversary="adaptive"):
     """Decides "(epsilon, delta)-DP against every adaptive adversary up to the horizon", as ``exactdp check``.
 
@@ -124,7 +125,7 @@ def _limits(max_nodes, threads):
     return limits
 
 
-def _check(spec, lam, epsilon, delta, horizon, max_nodes, minimal, threads=0, max_precision=4096, adversary="adaptive"):
+def _check(spec, lam, epsilon, delta, horizon, max_nodes, minimal, threads=0, max_precision=_core_limits.default_claim_precision, adversary="adaptive"):
     """check(), and with ``minimal`` the shrunk witness and its short account (for exactdp.testing)."""
     if (lam is None) == (epsilon is None):
         raise TypeError("check() takes exactly one of lam (lambda = e^epsilon) or epsilon")
