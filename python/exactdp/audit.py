@@ -8,6 +8,7 @@ from fractions import Fraction
 
 from ._core import _audit_json
 from ._core import grid_bracket as _grid_bracket
+from ._core import limits as _limits
 
 
 def _fraction(text):
@@ -42,7 +43,7 @@ _EXACT_KEYS = ("delta", "epsilon", "claimed_epsilon", "claimed_delta", "true_eps
 
 
 def grid_bracket(mechanism, times=1, delta=None, epsilon=None, sampling_rate=None, resolution=8, relative_width=None,
-                 max_resolution=64, max_points=200000, composition_factor=1, tail=None,
+                 max_resolution=64, max_points=_limits.default_grid_max_points, composition_factor=1, tail=None,
                  fine_bin_bits=20):
     """Certified bracket of the least epsilon at ``delta`` (or of delta at ``epsilon``) for ``times`` uses
     of ``mechanism`` ("gauss:sigma=S[,sensitivity=D]", Poisson-subsampled at ``sampling_rate`` under
@@ -72,7 +73,8 @@ def grid_bracket(mechanism, times=1, delta=None, epsilon=None, sampling_rate=Non
                          fine_bin_bits)
 
 
-def audit(claims, digits=10, grid_resolution=1024, grid_points=40000):
+def audit(claims, digits=10, grid_resolution=_limits.default_grid_resolution,
+          grid_points=_limits.default_grid_point_budget):
     """Audits a claims document (``"format": "exactdp-claims/1"``).
 
     ``claims`` is a dict (the parsed JSON), or a path to a claims file. Returns one dict per claim,

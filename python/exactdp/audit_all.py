@@ -24,6 +24,8 @@ import sys
 import time
 from fractions import Fraction
 
+from ._core import limits as _limits
+
 # A relative shortfall below this is at the level of the accountant's floating-point arithmetic
 # (binary64 has 2^-53 ~ 1.1e-16; a few thousand roundings stay far below 1e-9). Such claims are still
 # unsound — exactdp decides them exactly — but the report lists them apart.
@@ -87,7 +89,7 @@ def _jsonable(v):
     return v
 
 
-def _audit(doc, exactdp_bin, grid_resolution=1024, grid_points=40000):
+def _audit(doc, exactdp_bin, grid_resolution=_limits.default_grid_resolution, grid_points=_limits.default_grid_point_budget):
     """Results of an exactdp-claims/1 document: through the Python module, or the CLI when given."""
     if exactdp_bin:
         import subprocess
@@ -383,7 +385,7 @@ def _exactdp_verdict(r):
                            f"(expected one of {', '.join(EXACTDP_VERDICTS)})") from None
 
 
-def judge(doc, exactdp_bin=None, grid_resolution=1024, grid_points=40000, executor=None):
+def judge(doc, exactdp_bin=None, grid_resolution=_limits.default_grid_resolution, grid_points=_limits.default_grid_point_budget, executor=None):
     """Audits a document of claim records (exactdp.adapters._common) and returns one row per record:
     the record's keys (accountant, package, version, path, guarantee, raw, ...), the truth and how it
     was obtained, the slack, and the verdict: "sound" / "unsound" / "undecided" for a bound,
@@ -618,7 +620,7 @@ def _brackets(scenarios, executor):
     return out
 
 
-def run(accountants, grid, out, exactdp_bin=None, log=print, grid_resolution=1024, grid_points=40000,
+def run(accountants, grid, out, exactdp_bin=None, log=print, grid_resolution=_limits.default_grid_resolution, grid_points=_limits.default_grid_point_budget,
         reproducers=True, executor=None):
     """Audits ``accountants`` on ``grid`` into the directory ``out`` (module comment); returns the
     report (as ``results.json``) and whether some claim is unsound. ``executor``: where the tasks
@@ -797,9 +799,9 @@ def main(argv=None):
     ap.add_argument("--grid", default="small", choices=("ci", "small", "full"))
     ap.add_argument("--out", default="audit-report")
     ap.add_argument("--exactdp-bin", help="audit through this exactdp executable instead of the Python module")
-    ap.add_argument("--grid-resolution", type=int, default=1024,
-                    help="highest resolution of the grid brackets (points per deviation of the loss; default 1024)")
-    ap.add_argument("--grid-points", type=int, default=40000,
+    ap.add_argument("--grid-resolution", type=int, default=_limits.default_grid_resolution,
+                    help="highest resolution of the grid brackets (points per deviation of the loss; default %(default)s)")
+    ap.add_argument("--grid-points", type=int, default=_limits.default_grid_point_budget,
                     help="size budget of the grid brackets: no refinement beyond laws of half this many points")
     from . import distributed
 

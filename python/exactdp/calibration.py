@@ -26,7 +26,7 @@ Numbers are Fractions, ints or exact strings ("1e-5"); Python floats are refused
 import json
 from fractions import Fraction
 
-from ._core import _calibrate_json
+from ._core import _calibrate_json, default_memory_budget
 from ._core import limits as _limits
 from .audit import _value
 from .composition import _exact as _exact_text
@@ -51,7 +51,8 @@ def _level(level):
 
 
 def calibrate(family, epsilon, delta, times=1, sampling_rate=None, relative_width="1/1000", witness="epsilon",
-              max_levels=200, digits=10, grid_resolution=1024, grid_points=40000, max_memory=1 << 30,
+              max_levels=_limits.default_calibration_levels, digits=10, grid_resolution=_limits.default_grid_resolution,
+              grid_points=_limits.default_grid_point_budget, max_memory=default_memory_budget,
               refine_grid_points=_limits.max_grid_point_budget, direction="both"):
     """The least noise of ``family`` ("gauss", "laplace", "dlaplace", "rr", "krr:k=K", optionally with fixed
     keys such as "gauss:sensitivity=2") for which ``times`` uses, each Poisson-subsampled at

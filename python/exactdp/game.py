@@ -20,6 +20,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from . import _core
+from ._core import limits as _core_limits
 from ._core import Error, _check_spec_json, _check_spec_text_json, _profile_spec_json, _profile_spec_text_json
 from .mechanism import Mechanism
 from .parametric import Expression, parameter_of, spec_text
@@ -116,8 +117,8 @@ def profile(spec, lambdas=(), deltas=(), alphas=(), horizon=None, max_nodes=None
     return r
 
 
-def check(spec, lam=None, epsilon=None, delta=0, horizon=None, max_nodes=None, threads=0, max_precision=4096,
-          adversary="adaptive", for_all=None, cross_check=True):
+def check(spec, lam=None, epsilon=None, delta=0, horizon=None, max_nodes=None, threads=0,
+          max_precision=_core_limits.default_claim_precision, adversary="adaptive", for_all=None, cross_check=True):
     """Decides "(epsilon, delta)-DP against every adaptive adversary up to the horizon", as ``exactdp check``.
 
     ``spec`` is a spec file's path, an ``exactdp.Mechanism`` (its ``to_spec()`` text goes through
@@ -290,7 +291,7 @@ def _limits(max_nodes, threads):
     return limits
 
 
-def _check(spec, lam, epsilon, delta, horizon, max_nodes, minimal, threads=0, max_precision=4096, adversary="adaptive"):
+def _check(spec, lam, epsilon, delta, horizon, max_nodes, minimal, threads=0, max_precision=_core_limits.default_claim_precision, adversary="adaptive"):
     """check(), and with ``minimal`` the shrunk witness and its short account (for exactdp.testing)."""
     if (lam is None) == (epsilon is None):
         raise TypeError("check() takes exactly one of lam (lambda = e^epsilon) or epsilon")

@@ -490,9 +490,9 @@ NB_MODULE(_core, m) {
         return out;
       },
       nb::arg("mechanism"), nb::arg("times") = 1, nb::arg("delta") = nb::none(), nb::arg("epsilon") = nb::none(),
-      nb::arg("sampling_rate") = nb::none(), nb::arg("resolution") = 8, nb::arg("relative_width") = nb::none(),
-      nb::arg("max_resolution") = 64, nb::arg("max_points") = 200000, nb::arg("composition_factor") = 1,
-      nb::arg("tail") = nb::none(), nb::arg("fine_bin_bits") = 20, nb::arg("direction") = "both",
+      nb::arg("sampling_rate") = nb::none(), nb::arg("resolution") = GridOptions{}.resolution, nb::arg("relative_width") = nb::none(),
+      nb::arg("max_resolution") = 64, nb::arg("max_points") = GridOptions{}.max_points, nb::arg("composition_factor") = 1,
+      nb::arg("tail") = nb::none(), nb::arg("fine_bin_bits") = GridOptions{}.fine_bin_bits, nb::arg("direction") = "both",
       "Certified bracket of the least ε at delta (or of δ at epsilon) for times uses of gauss (Poisson-subsampled at\n"
       "sampling_rate, add/remove) or laplace: {'value': (lo, hi), 'step', 'final_step', 'points', 'resolution'}.\n"
       "resolution is grid points per standard deviation of the privacy loss (time about linear in it); with\n"
@@ -565,7 +565,8 @@ NB_MODULE(_core, m) {
   m.attr("default_memory_budget") = default_memory_budget;
 
   // The bounds of core/limits.hpp, read by the Python layer (one number, one place).
-  nb::module_ lim = m.def_submodule("limits", "The limits of src/exactdp/core/limits.hpp (each documented there).");
+  nb::module_ lim = m.def_submodule("limits", "The limits of src/exactdp/core/limits.hpp (each documented there), and the\n"
+                                          "library's defaults of the options they bound (default_*).");
   lim.attr("max_input_bytes") = limits::max_input_bytes;
   lim.attr("max_states") = limits::max_states;
   lim.attr("max_messages") = limits::max_messages;
@@ -583,6 +584,13 @@ NB_MODULE(_core, m) {
   lim.attr("min_claim_precision") = limits::min_claim_precision;
   lim.attr("max_claim_precision") = limits::max_claim_precision;
   lim.attr("max_composition_uses") = max_composition_uses;
+  // The defaults of those options, kept by the library in its option structs (the CLI reads them
+  // there too): Python's keyword arguments take them from here.
+  lim.attr("default_grid_resolution") = AuditOptions{}.grid_resolution_max;
+  lim.attr("default_grid_point_budget") = AuditOptions{}.grid_point_budget;
+  lim.attr("default_grid_max_points") = GridOptions{}.max_points;
+  lim.attr("default_calibration_levels") = CalibrationOptions{}.max_levels;
+  lim.attr("default_claim_precision") = ClaimCheckOptions{}.max_precision;
 
   // The one planner binding: a composition of mechanism specs and exact pairs, each optionally
   // Poisson-subsampled, through the same planner (plan_composition: estimated under the memory budget, refused or rerouted like

@@ -14,6 +14,7 @@
 #include <iostream>
 #include <memory>
 #include <sstream>
+#include <string>
 
 namespace exactdp::cli {
 namespace {
@@ -102,7 +103,7 @@ std::function<int()> add_calibrate(CLI::App& app) {
   cmd->add_option("--relative-width", *width, "Stop when (hi - lo)/lo is at most this (default 1/1000)");
   cmd->add_option("--witness", *witness, "Judge each level by epsilon(delta) (default) or delta(epsilon)")
       ->check(CLI::IsMember({"epsilon", "delta"}));
-  cmd->add_option("--max-levels", *max_levels, "The most noise levels judged (default 200)")->check(CLI::Range(2u, 100000u));
+  cmd->add_option("--max-levels", *max_levels, "The most noise levels judged (default " + std::to_string(CalibrationOptions{}.max_levels) + ")")->check(CLI::Range(2u, 100000u));
   cmd->add_flag("--json", *json_output, "Machine-readable output (docs/calibration.md)");
   cmd->add_option("--digits", *digits, digits_help())
       ->check(CLI::Range(limits::min_digits, limits::max_digits))

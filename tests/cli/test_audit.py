@@ -6,15 +6,13 @@ logarithms and exponentials in `decimal` at high precision, the Gaussian by the 
 beside the test.
 """
 import json
-import os
-import subprocess
 from decimal import Decimal, localcontext
 from fractions import Fraction
 from math import comb
 
 import pytest
 
-EXE = os.environ.get("EXACTDP_BIN", "exactdp")
+from conftest import run
 
 
 @pytest.fixture(autouse=True)
@@ -28,10 +26,7 @@ def high_precision_decimals():
 def audit(tmp_path, doc, *args, expect=None):
     f = tmp_path / "claims.json"
     f.write_text(doc if isinstance(doc, str) else json.dumps(doc))
-    p = subprocess.run([EXE, "audit", str(f), *args], capture_output=True, text=True, timeout=600)
-    if expect is not None:
-        assert p.returncode == expect, f"exit {p.returncode}\nstdout:\n{p.stdout}\nstderr:\n{p.stderr}"
-    return p
+    return run("audit", f, *args, expect=expect)
 
 
 def results(tmp_path, claims, expect):
@@ -304,8 +299,8 @@ def test_bad_claims_files(tmp_path, doc, field, value):
 
 
 def test_missing_file(tmp_path):
-    p = subprocess.run([EXE, "audit", str(tmp_path / "nope.json")], capture_output=True, text=True)
-    assert p.returncode == 2 and p.stdout == "" and "nope.json" in p.stderr
+    p = run("audit", tmp_path / "nope.json", expect=2)
+    assert p.stdout == "" and "nope.json" in p.stderr
 
 
 # ---- Poisson subsampling (exactdp/amplification/poisson.hpp) ----------------------------------
@@ -429,9 +424,8 @@ def test_compose_and_audit_read_a_sampling_spec_alike(tmp_path, text, words):
     # same reason, anchored at --sampling on the command line and at the JSON pointer in a claims file
     c = {"id": "c", "mechanism": "rr:lambda=3", "delta": "1e-5", "claimed_epsilon": "1", "sampling": text}
     a = audit(tmp_path, {"format": "exactdp-claims/1", "claims": [c]})
-    p = subprocess.run([EXE, "compose", "--mechanism", "rr:lambda=3", "--sampling", text], capture_output=True, text=True,
-                       timeout=60)
-    assert a.returncode == 2 and p.returncode == 2
+    p = run("compose", "--mechanism", "rr:lambda=3", "--sampling", text, expect=2)
+    assert a.returncode == 2
     assert words in a.stderr and words in p.stderr
     assert "/claims/0/sampling" in a.stderr and "--sampling" in p.stderr
     reason = lambda err: err.strip().splitlines()[-1].rsplit(": ", 1)[-1]

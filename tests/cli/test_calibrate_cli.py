@@ -5,17 +5,9 @@ the Laplace mechanism at pure eps b = k*Delta/eps (closed form).
 """
 import json
 import math
-import os
-import subprocess
 from fractions import Fraction
 
-EXE = os.environ.get("EXACTDP_BIN", "exactdp")
-
-
-def run(*args, expect=0):
-    p = subprocess.run([EXE, *args], capture_output=True, text=True, timeout=300)
-    assert p.returncode == expect, f"exit {p.returncode}\nstdout:\n{p.stdout}\nstderr:\n{p.stderr}"
-    return p
+from conftest import run
 
 
 def test_rr_json_brackets_exp_eps_over_k():

@@ -6,23 +6,16 @@ arithmetic — never from exactdp itself.
 """
 import json
 import math
-import os
-import subprocess
 from decimal import Decimal, getcontext
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
-EXE = os.environ.get("EXACTDP_BIN", "exactdp")
+from conftest import run
+
 EXAMPLES = Path(__file__).resolve().parents[2] / "spec" / "mechanisms" / "examples"
 getcontext().prec = 60
-
-
-def run(*args, expect=0):
-    p = subprocess.run([EXE, *args], capture_output=True, text=True, timeout=300)
-    assert p.returncode == expect, f"exit {p.returncode}\nstdout:\n{p.stdout}\nstderr:\n{p.stderr}"
-    return p
 
 
 def run_json(*args):

@@ -6,18 +6,11 @@ closed form 1 − (1 − δ)^ℓ of HSV Thm 5.2; each test says which.
 """
 import json
 import math
-import os
-import subprocess
 from pathlib import Path
 
-EXE = os.environ.get("EXACTDP_BIN", "exactdp")
+from conftest import run
+
 SPECS = Path(__file__).resolve().parents[2] / "spec" / "mechanisms"
-
-
-def run(*args, expect=0):
-    p = subprocess.run([EXE, *args], capture_output=True, text=True, timeout=300)
-    assert p.returncode == expect, f"exit {p.returncode}\nstdout:\n{p.stdout}\nstderr:\n{p.stderr}"
-    return p
 
 
 def profile(spec, *args):
@@ -118,6 +111,22 @@ def test_the_optimal_bound_beside_a_long_composition_is_skipped_with_a_note():
     # at 2 000 uses it is still computed
     out = json.loads(run("compose", "-m", "rr:lambda=3/2", "--times", "2000", "--delta", "1e-5", "--json").stdout)
     assert "epsilon" in {b["name"]: b for b in out["bounds"]}["optimal composition (KOV15/MV16)"]
+
+
+def test_basic_composition_of_disjoint_pairs_is_capped_at_delta_one():
+    # a disjoint pair (no noise) is (0, 1)-DP and nothing better; three uses add their δ to 3, which
+    # says nothing: the bound is printed as δ = 1, labelled vacuous. Two uses of RR_3 (hand-derived:
+    # (ln 3 + ln 3, 0)) keep their sum.
+    out = json.loads(run("compose", "-m", "dlaplace:r=0", "--times", "3", "--delta", "1/10", "--json").stdout)
+    basic = {b["name"]: b for b in out["bounds"]}["basic composition (DKMMN06)"]
+    assert basic["delta"] == "1" and basic["epsilon"] == {"lo": "0", "hi": "0"}
+    assert basic["note"].startswith("vacuous") and "add up to 3" in basic["note"]
+    assert "δ = 1" in run("compose", "-m", "dlaplace:r=0", "--times", "3", "--delta", "1/10").stdout
+    out = json.loads(run("compose", "-m", "rr:lambda=3", "--times", "2", "--delta", "1/10", "--json").stdout)
+    basic = {b["name"]: b for b in out["bounds"]}["basic composition (DKMMN06)"]
+    assert basic["delta"] == "0" and "note" not in basic
+    lo, hi = float(basic["epsilon"]["lo"]), float(basic["epsilon"]["hi"])
+    assert lo <= 2 * math.log(3) <= hi
 
 
 # --- issue 20 item 3: every mechanism on every route ----------------------------------------------

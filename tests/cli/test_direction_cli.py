@@ -7,17 +7,9 @@ against B = Q (amplification/poisson.hpp). Then
 """
 import json
 import math
-import os
-import subprocess
 from fractions import Fraction as F
 
-EXE = os.environ.get("EXACTDP_BIN", "exactdp")
-
-
-def run(*args, expect=0):
-    p = subprocess.run([EXE, *args], capture_output=True, text=True, timeout=300)
-    assert p.returncode == expect, f"exit {p.returncode}\nstdout:\n{p.stdout}\nstderr:\n{p.stderr}"
-    return p
+from conftest import run
 
 
 def compose(*args):
@@ -105,8 +97,7 @@ def test_replace_and_unknown_directions_are_refused():
 def audit(tmp_path, claims, expect):
     f = tmp_path / "claims.json"
     f.write_text(json.dumps({"format": "exactdp-claims/1", "claims": claims}))
-    p = subprocess.run([EXE, "audit", str(f), "--json"], capture_output=True, text=True, timeout=300)
-    assert p.returncode == expect, p.stderr
+    p = run("audit", f, "--json", expect=expect)
     return {r["id"]: r for r in json.loads(p.stdout)["results"]}
 
 
@@ -128,8 +119,8 @@ def test_audit_refuses_an_unknown_direction(tmp_path):
     f = tmp_path / "claims.json"
     f.write_text(json.dumps({"format": "exactdp-claims/1", "claims": [
         {"id": "x", "mechanism": "rr:lambda=3", "delta": "0", "claimed_epsilon": "2", "direction": "replace"}]}))
-    p = subprocess.run([EXE, "audit", str(f)], capture_output=True, text=True, timeout=300)
-    assert p.returncode == 2 and "/claims/0/direction" in p.stderr
+    p = run("audit", f, expect=2)
+    assert "/claims/0/direction" in p.stderr
 
 
 # --- replace-one (accounting/replace_one.hpp) ---------------------------------------------------------

@@ -4,22 +4,15 @@ Expected values: THEOREMS.md E.5 (MP, MA — computed there by independent exact
 hand derivations stated beside each test.
 """
 import json
-import os
-import subprocess
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
-EXE = os.environ.get("EXACTDP_BIN", "exactdp")
+from conftest import run
+
 SPECS = Path(__file__).resolve().parents[2] / "spec" / "mechanisms"
-
-
-def run(*args, expect=0):
-    p = subprocess.run([EXE, *args], capture_output=True, text=True, timeout=300)
-    assert p.returncode == expect, f"exit {p.returncode}\nstdout:\n{p.stdout}\nstderr:\n{p.stderr}"
-    return p
 
 
 def test_profile_of_mp_matches_catalogue():

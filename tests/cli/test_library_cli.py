@@ -5,18 +5,11 @@ Expected values: THEOREMS.md E.10 (H4, H12, H13 — computed there by independen
 and the closed forms stated beside each test.
 """
 import json
-import os
-import subprocess
 from pathlib import Path
 
-EXE = os.environ.get("EXACTDP_BIN", "exactdp")
+from conftest import run
+
 SPECS = Path(__file__).resolve().parents[2] / "spec" / "mechanisms"
-
-
-def run(*args, expect=0):
-    p = subprocess.run([EXE, *args], capture_output=True, text=True, timeout=600)
-    assert p.returncode == expect, f"exit {p.returncode}\nstdout:\n{p.stdout}\nstderr:\n{p.stderr}"
-    return p
 
 
 def test_profile_of_tree_counter_is_three_composed_rr2():

@@ -4,13 +4,12 @@ fails with exit 2 naming both rows, warnings give exit 1, and --json follows doc
 The warnings expected on the hand-written table below are derived by hand in its comment.
 """
 import json
-import os
-import subprocess
 from pathlib import Path
 
 from test_strict import PARITY, typo_parity, write
 
-EXE = os.environ.get("EXACTDP_BIN", "exactdp")
+from conftest import run
+
 ROOT = Path(__file__).resolve().parents[2]
 BUNDLED = sorted((ROOT / "spec" / "mechanisms").glob("*.json"))
 
@@ -22,10 +21,7 @@ EXPECTED_WARNINGS = {}
 
 
 def lint(*args, expect=None):
-    p = subprocess.run([EXE, "lint", *args], capture_output=True, text=True, timeout=600)
-    if expect is not None:
-        assert p.returncode == expect, f"exit {p.returncode}\nstdout:\n{p.stdout}\nstderr:\n{p.stderr}"
-    return p
+    return run("lint", *args, expect=expect)
 
 
 def test_every_bundled_spec_lints_without_errors():
@@ -86,9 +82,7 @@ def test_warnings_exit_1(tmp_path):
     merged = write(tmp_path, spec("yes"), "merged.json")
 
     def profile(path):
-        p = subprocess.run([EXE, "profile", path, "--json", "--lambda", "1", "--lambda", "3/2", "--lambda", "2"],
-                           capture_output=True, text=True)
-        assert p.returncode == 0, p.stderr
+        p = run("profile", path, "--json", "--lambda", "1", "--lambda", "3/2", "--lambda", "2")
         r = json.loads(p.stdout)
         return r["at"], r["pure"]
     assert profile(f) == profile(merged)

@@ -5,16 +5,8 @@ Expected values: closed forms evaluated with Python's math module at double prec
 with a tolerance far above that precision (each test says which)."""
 import json
 import math
-import os
-import subprocess
 
-EXE = os.environ.get("EXACTDP_BIN", "exactdp")
-
-
-def run(*args, expect=0):
-    p = subprocess.run([EXE, *args], capture_output=True, text=True, timeout=300)
-    assert p.returncode == expect, f"exit {p.returncode}\nstdout:\n{p.stdout}\nstderr:\n{p.stderr}"
-    return p
+from conftest import run
 
 
 def compose(*args):

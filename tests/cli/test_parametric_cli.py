@@ -5,21 +5,14 @@ Expected values are derived by hand in each test: RR with p = r has per-answer r
 bundled clamped-DLap example answers RR with p = 1/(1+r), ratio 1/r per answer.
 """
 import json
-import os
-import subprocess
 from fractions import Fraction
 from pathlib import Path
 
-EXE = os.environ.get("EXACTDP_BIN", "exactdp")
+from conftest import run
+
 ROOT = Path(__file__).resolve().parents[2]
 RR = ROOT / "spec" / "mechanisms" / "rr-parametric.json"
 DLAP = ROOT / "spec" / "mechanisms" / "dlap-counter-parametric.json"
-
-
-def run(*args, expect=0):
-    p = subprocess.run([EXE, *map(str, args)], capture_output=True, text=True, timeout=300)
-    assert p.returncode == expect, f"exit {p.returncode}\nstdout:\n{p.stdout}\nstderr:\n{p.stderr}"
-    return p
 
 
 def test_holds_for_every_r():

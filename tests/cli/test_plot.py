@@ -9,23 +9,16 @@ the exact profile and the optimal bound agree — the text output prints both); 
 composition marker lies to the right of the line (it is a looser bound).
 """
 import json
-import os
 import struct
-import subprocess
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-EXE = os.environ.get("EXACTDP_BIN", "exactdp")
+from conftest import run
+
 SPECS = Path(__file__).resolve().parents[2] / "spec" / "mechanisms"
 SVG = "{http://www.w3.org/2000/svg}"
 # the right panel's geometry in src/exactdp/io/plot.cpp: α, β in [0, 1] on a 340-pixel square
 TRADEOFF_LEFT, TRADEOFF_BOTTOM, TRADEOFF_SIDE = 720.0, 400.0, 340.0
-
-
-def run(*args, expect=0):
-    p = subprocess.run([EXE, *args], capture_output=True, text=True, timeout=300)
-    assert p.returncode == expect, f"exit {p.returncode}\nstdout:\n{p.stdout}\nstderr:\n{p.stderr}"
-    return p
 
 
 def points(d):

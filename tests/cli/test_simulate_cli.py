@@ -5,18 +5,15 @@ Expected values: THEOREMS.md B.8 (V1, V2, V3), B.9 (L1, L3), D.13 and C.5.3 (Mir
 the hand derivation is repeated beside each assertion.
 """
 import json
-import os
-import subprocess
 from pathlib import Path
 
-EXE = os.environ.get("EXACTDP_BIN", "exactdp")
+from conftest import run
+
 SPECS = Path(__file__).resolve().parents[2] / "spec" / "mechanisms"
 
 
-def run(*args, expect=0):
-    p = subprocess.run([EXE, "simulate", *args], capture_output=True, text=True, timeout=300)
-    assert p.returncode == expect, f"exit {p.returncode}\nstdout:\n{p.stdout}\nstderr:\n{p.stderr}"
-    return p
+def simulate(*args, expect=0):
+    return run("simulate", *args, expect=expect)
 
 
 def law(report, history, query, system):
@@ -30,7 +27,7 @@ def law(report, history, query, system):
 
 
 def test_vw_sim_on_r2_reproduces_v1():
-    r = json.loads(run(str(SPECS / "r2.json"), "--lambda", "4", "--json").stdout)
+    r = json.loads(simulate(str(SPECS / "r2.json"), "--lambda", "4", "--json").stdout)
     assert r["built"] and r["verification"]["verified"] and r["method"] == "vw"
     # V1: root T0 = (4·2/3 − 1/3)/3 = 7/9; after answer 0 (L = 2): T0 = (5/7, 2/7), T1 = (0, 1)
     assert law(r, [], "q", "T^0") == ["7/9", "2/9"]
@@ -42,24 +39,24 @@ def test_vw_sim_on_r2_reproduces_v1():
 
 
 def test_vw_sim_on_mp_reproduces_v2_in_text():
-    out = run(str(SPECS / "mp.json"), "--lambda", "8").stdout
+    out = simulate(str(SPECS / "mp.json"), "--lambda", "8").stdout
     # V2 hand check at (a0 = 0, q = 0): (8·4/9 − 1/9)/5 = 31/45
     assert "T^0 (31/45, 14/45)" in out and "VERIFIED exactly" in out
 
 
 def test_v3_rejects_lambda_below_the_pure_level_with_the_witness():
-    p = run(str(SPECS / "r2.json"), "--lambda", "2", "--json", expect=1)
+    p = simulate(str(SPECS / "r2.json"), "--lambda", "2", "--json", expect=1)
     r = json.loads(p.stdout)
     assert not r["built"]
     # the two leaves of ratio (2/3)^2/(1/3)^2 = 4 > 2
     assert r["witness_history"] in ([["q", "0"], ["q", "0"]], [["q", "1"], ["q", "1"]])
     assert "not (ln 2, 0)-DP" in r["reason"]
-    text = run(str(SPECS / "r2.json"), "--lambda", "2", expect=1).stdout
+    text = simulate(str(SPECS / "r2.json"), "--lambda", "2", expect=1).stdout
     assert "NO SIMULATOR" in text
 
 
 def test_lyu_decomp_on_ma_reproduces_l1():
-    r = json.loads(run(str(SPECS / "ma.json"), "--lambda", "4", "--delta", "1/15", "--json").stdout)
+    r = json.loads(simulate(str(SPECS / "ma.json"), "--lambda", "4", "--delta", "1/15", "--json").stdout)
     assert r["method"] == "lyu" and r["verification"]["verified"]
     # L1 table: N'0 at the root (16/21, 5/21); at (0, q=0): (85/128, 43/128); E1 at (0, q=0): (1/4, 3/4)
     assert law(r, [], "0", "N'^0") == ["16/21", "5/21"]
@@ -71,7 +68,7 @@ def test_lyu_decomp_on_ma_reproduces_l1():
 
 
 def test_l3_fails_cleanly_below_the_exact_delta():
-    r = json.loads(run(str(SPECS / "ma.json"), "--lambda", "4", "--delta", "1/16", "--json", expect=1).stdout)
+    r = json.loads(simulate(str(SPECS / "ma.json"), "--lambda", "4", "--delta", "1/16", "--json", expect=1).stdout)
     # λ0(∅) = 1/15 > 1/16; the witness is the catastrophic leaf (0, q=1, 0) with M = (1/15, 0)
     assert "1/15 > δ = 1/16" in r["reason"]
     assert r["witness_history"][-1] == ["1", "0"]
@@ -80,25 +77,25 @@ def test_l3_fails_cleanly_below_the_exact_delta():
 def test_lp_agrees_and_mir_irr_constraints_are_infeasible():
     mir = str(SPECS / "mir-half.json")
     # Mir_1/2 is (ln 2, 1/4)-DP: LYU22 T3 / HSV L4.7 say a simulator exists; the LP finds one
-    r = json.loads(run(mir, "--lambda", "2", "--delta", "1/4", "--method", "lp", "--json").stdout)
+    r = json.loads(simulate(mir, "--lambda", "2", "--delta", "1/4", "--method", "lp", "--json").stdout)
     assert r["verification"]["verified"]
     # with the IRR constraints of HSV L5.6(2): infeasible (hand: they force p = 1/2 <= delta)
-    r = json.loads(run(mir, "--lambda", "2", "--delta", "1/4", "--method", "lp", "--irr", "--json", expect=1).stdout)
+    r = json.loads(simulate(mir, "--lambda", "2", "--delta", "1/4", "--method", "lp", "--irr", "--json", expect=1).stdout)
     assert "infeasible" in r["reason"]
     # at delta = p = 1/2 the bound is met and the constrained LP is feasible
-    run(mir, "--lambda", "2", "--delta", "1/2", "--method", "lp", "--irr")
+    simulate(mir, "--lambda", "2", "--delta", "1/2", "--method", "lp", "--irr")
 
 
 def test_bad_input_exits_2_naming_the_field():
-    p = run(str(SPECS / "ma.json"), "--lambda", "1/2", expect=2)
+    p = simulate(str(SPECS / "ma.json"), "--lambda", "1/2", expect=2)
     assert "--lambda" in p.stderr and "1/2" in p.stderr
-    p = run(str(SPECS / "ma.json"), "--lambda", "4", "--delta", "3/2", expect=2)
+    p = simulate(str(SPECS / "ma.json"), "--lambda", "4", "--delta", "3/2", expect=2)
     assert "--delta" in p.stderr
-    p = run(str(SPECS / "ma.json"), "--lambda", "4", "--method", "magic", expect=2)
+    p = simulate(str(SPECS / "ma.json"), "--lambda", "4", "--method", "magic", expect=2)
     assert "--method" in p.stderr and "magic" in p.stderr
-    p = run(str(SPECS / "ma.json"), "--lambda", "4", "--delta", "1/15", "--method", "vw", expect=2)
+    p = simulate(str(SPECS / "ma.json"), "--lambda", "4", "--delta", "1/15", "--method", "vw", expect=2)
     assert "--delta" in p.stderr
-    p = run("/nonexistent/spec.json", "--lambda", "4", expect=2)
+    p = simulate("/nonexistent/spec.json", "--lambda", "4", expect=2)
     assert "/nonexistent/spec.json" in p.stderr
 
 
@@ -108,15 +105,15 @@ def test_lp_solvers_agree_and_the_subtree_solver_reaches_past_the_dense_limit():
     # constraints force p = 1/2 <= delta); on a tree this small the subtree solver's verdict is also
     # established by the dense LP, whose Farkas certificate is checked exactly
     for solver in ("subtree", "dense"):
-        r = json.loads(run(mir, "--lambda", "2", "--delta", "1/4", "--method", "lp", "--irr", "--lp-solver", solver,
+        r = json.loads(simulate(mir, "--lambda", "2", "--delta", "1/4", "--method", "lp", "--irr", "--lp-solver", solver,
                            "--json", expect=1).stdout)
         assert "Farkas certificate" in r["reason"]
     # the SVT counter (E.10 H12) at horizon 2 has 349 histories, above the old dense limit of 300;
     # its pure level at T = 2 is 418/157 (E.10 H12), so the delta = 0 LP is feasible there
-    r = json.loads(run(str(SPECS / "above-threshold.json"), "--horizon", "2", "--lambda", "418/157", "--method", "lp",
+    r = json.loads(simulate(str(SPECS / "above-threshold.json"), "--horizon", "2", "--lambda", "418/157", "--method", "lp",
                        "--json").stdout)
     assert r["verification"]["verified"] and len(r["simulator"]["nodes"]) == 349
-    p = run(mir, "--lambda", "2", "--delta", "1/4", "--method", "lp", "--lp-solver", "simplex", expect=2)
+    p = simulate(mir, "--lambda", "2", "--delta", "1/4", "--method", "lp", "--lp-solver", "simplex", expect=2)
     assert "--lp-solver" in p.stderr and "simplex" in p.stderr
 
 
@@ -124,9 +121,7 @@ COMPOSITES = Path(__file__).resolve().parents[2] / "spec" / "composites"
 
 
 def check_composite(*args, expect=0):
-    p = subprocess.run([EXE, "check-composite", *args], capture_output=True, text=True, timeout=300)
-    assert p.returncode == expect, f"exit {p.returncode}\nstdout:\n{p.stdout}\nstderr:\n{p.stderr}"
-    return p
+    return run("check-composite", *args, expect=expect)
 
 
 def test_check_composite_on_the_bundled_files():
@@ -186,8 +181,7 @@ def test_check_composite_bad_input_names_file_path_and_value(tmp_path):
 
 def test_bundled_hsv_composites_through_the_engine():
     def profile(spec):
-        p = subprocess.run([EXE, "profile", str(SPECS / spec), "--json"], capture_output=True, text=True, timeout=300)
-        assert p.returncode == 0, p.stderr
+        p = run("profile", SPECS / spec, "--json")
         return json.loads(p.stdout)
     # E.10 H15 (computed from the B.13 sums; twelve digits confirmed by truncated summation)
     assert profile("core-decomposition.json")["pure"]["ratio"] == "174724/24649"

@@ -6,13 +6,12 @@ Expected verdicts are hand-derived from the tables beside each test.
 """
 import copy
 import json
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
 
-EXE = os.environ.get("EXACTDP_BIN", "exactdp")
+from conftest import run
+
 ROOT = Path(__file__).resolve().parents[2]
 
 # SmartSum-like running parity over a bit stream (event-level): state nxK holds the true parity K,
@@ -24,13 +23,6 @@ PARITY = {"format": "exactdp/1", "name": "running parity", "horizon": 3,
                       "1": [{"p": "3/4", "answer": "1", "next": "nx1"}, {"p": "1/4", "answer": "0", "next": "nx1"}]},
               "nx1": {"0": [{"p": "3/4", "answer": "1", "next": "nx1"}, {"p": "1/4", "answer": "0", "next": "nx1"}],
                       "1": [{"p": "3/4", "answer": "0", "next": "nx0"}, {"p": "1/4", "answer": "1", "next": "nx0"}]}}}}
-
-
-def run(*args, expect=None, stdin=None):
-    p = subprocess.run([EXE, *args], capture_output=True, text=True, timeout=300, input=stdin)
-    if expect is not None:
-        assert p.returncode == expect, f"exit {p.returncode}\nstdout:\n{p.stdout}\nstderr:\n{p.stderr}"
-    return p
 
 
 def write(tmp_path, spec, name="spec.json"):

@@ -10,22 +10,15 @@ Expected values: the documentation pages themselves (read by this test), and for
 E.7 values of concurrent MP (pure level 64, δ(16) = 16/75 for adaptive and sequential adversaries).
 """
 import json
-import os
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
 
-EXE = os.environ.get("EXACTDP_BIN", "exactdp")
+from conftest import run
+
 ROOT = Path(__file__).resolve().parents[2]
 SPECS = ROOT / "spec" / "mechanisms"
-
-
-def run(*args, expect=0, stdin=None):
-    p = subprocess.run([EXE, *args], capture_output=True, text=True, timeout=300, input=stdin)
-    assert p.returncode == expect, f"exit {p.returncode}\nstdout:\n{p.stdout}\nstderr:\n{p.stderr}"
-    return p
 
 
 # ------------------------------------------------------------------------- the adversary class
@@ -33,8 +26,7 @@ def run(*args, expect=0, stdin=None):
 @pytest.mark.parametrize("adversary", ["adaptive", "sequential", "oblivious"])
 def test_check_text_names_the_adversary_class_it_checked(adversary):
     # E.7: MP ⊗ MP has pure level 64 and δ(16) = 16/75 > 0 against adaptive and sequential adversaries
-    p = subprocess.run([EXE, "check", str(SPECS / "concurrent-mp.json"), "--lambda", "16", "--adversary", adversary],
-                       capture_output=True, text=True, timeout=300)
+    p = run("check", SPECS / "concurrent-mp.json", "--lambda", "16", "--adversary", adversary, expect=None)
     assert p.returncode == (1 if adversary != "oblivious" else p.returncode) and p.returncode in (0, 1), p.stderr
     first = p.stdout.splitlines()[0]
     assert f"the worst {adversary} adversary up to horizon" in first

@@ -813,6 +813,11 @@ std::vector<CompositionBound> closed_form_bounds(const std::vector<CompositionCo
   const LambdaDelta basic = basic_composition(levels);
   CompositionBound b{"basic composition (DKMMN06)", basic.delta, std::nullopt, false, false, ""};
   b.epsilon = basic.lambda == 1 ? Interval::zero(precision) : log_of(basic.lambda);
+  if (basic.delta >= 1) {
+    // the uses' δ add up to 1 or more (k uses of a disjoint pair: k): δ = 1 holds for every pair
+    b.delta = Rational(1);
+    b.note = "vacuous: the uses' delta add up to " + to_string(basic.delta) + ", and delta = 1 holds for every pair";
+  }
   out.push_back(b);
   const bool homogeneous = std::all_of(levels.begin(), levels.end(), [&](const LambdaDelta& l) { return l == levels.front(); });
   Rational total_delta = 0;
