@@ -1,6 +1,7 @@
 #include "exactdp/parametric/parametric_game.hpp"
 
 #include "exactdp/core/error.hpp"
+#include "exactdp/parametric/envelope.hpp"
 
 #include <algorithm>
 #include <map>
@@ -109,11 +110,19 @@ private:
   ParametricOptions options_;
 };
 
-/// Every transcript's pair (P₀, P₁), by the forward recursion (ForwardStep).
+struct FunctionHash {
+  std::size_t operator()(const RationalFunction& f) const { return f.hash(); }
+};
+
+/// Every transcript's pair (P₀, P₁), by the forward recursion (ForwardStep). With @p up_to_factor,
+/// every belief pair and every leaf pair is divided by its first non-zero entry when that entry
+/// has neither a zero nor a pole on the range: proportional nodes then meet as equal ones (the
+/// numeric engine's normalisation), and each pair found is c·(P₀(t), P₁(t)) for some transcript t
+/// and some c > 0 on the whole range.
 class TranscriptSearch {
 public:
-  TranscriptSearch(const ParametricGame& game, unsigned horizon, const ParametricOptions& options)
-      : step_(game, horizon, options), horizon_(horizon) {}
+  TranscriptSearch(const ParametricGame& game, unsigned horizon, const ParametricOptions& options, bool up_to_factor)
+      : step_(game, horizon, options), horizon_(horizon), up_to_factor_(up_to_factor) {}
 
   ViewPairs run() {
     visit(step_.game().verifier->initial_state(), step_.root(), horizon_);
@@ -121,23 +130,48 @@ public:
   }
 
 private:
-  void visit(VerifierState v, const std::array<Belief, 2>& beliefs, unsigned left) {
+  void visit(VerifierState v, std::array<Belief, 2> beliefs, unsigned left) {
+    if (up_to_factor_) scale_down(beliefs);
     if (!seen_nodes_.insert(NodeKey{v, left, beliefs}).second) return;  // an equal node: the same transcripts' pairs
     step_.count_node(out_.nodes);
     if (step_.is_leaf(v, beliefs, left)) {
       auto pair = ForwardStep::masses(beliefs);
+      if (up_to_factor_) scale_down(pair);
       if (seen_pairs_.insert(pair).second) out_.pairs.push_back(std::move(pair));
       return;
     }
     for (std::size_t action = 0; action < step_.game().verifier->allowed(v).size(); ++action)
-      for (auto& [answer, next] : step_.after(v, action, beliefs)) visit(step_.game().verifier->next(v, action), next, left - 1);
+      for (auto& [answer, next] : step_.after(v, action, beliefs)) visit(step_.game().verifier->next(v, action), std::move(next), left - 1);
+  }
+
+  /// True when @p f has neither a zero nor a pole on the range (remembered per function).
+  bool positive_factor(const RationalFunction& f) {
+    if (f.is_constant()) return !f.is_zero();
+    auto it = factor_ok_.find(f);
+    if (it == factor_ok_.end()) it = factor_ok_.emplace(f, zero_and_pole_free(f, step_.game().range)).first;
+    return it->second;
+  }
+  void scale_down(std::array<Belief, 2>& beliefs) {
+    const Belief& first = beliefs[0].empty() ? beliefs[1] : beliefs[0];
+    if (first.empty()) return;
+    const RationalFunction n = first.begin()->second;
+    if (n == RationalFunction(1) || !positive_factor(n)) return;
+    for (auto& b : beliefs)
+      for (auto& [s, p] : b) p /= n;
+  }
+  void scale_down(std::array<RationalFunction, 2>& pair) {
+    const RationalFunction n = pair[0].is_zero() ? pair[1] : pair[0];
+    if (n.is_zero() || n == RationalFunction(1) || !positive_factor(n)) return;
+    for (auto& p : pair) p /= n;
   }
 
   ForwardStep step_;
   unsigned horizon_;
+  bool up_to_factor_;
   ViewPairs out_;
   std::unordered_set<NodeKey, NodeHash> seen_nodes_;
   std::unordered_set<std::array<RationalFunction, 2>, PairHash> seen_pairs_;
+  std::unordered_map<RationalFunction, bool, FunctionHash> factor_ok_;
 };
 
 /// Consecutive failing pieces merged into maximal intervals, each with the samples of its open
@@ -185,7 +219,16 @@ ViewPairs transcript_probabilities(const ParametricGame& game, unsigned horizon,
   if (game.max_horizon && horizon > *game.max_horizon)
     throw Error(game.name, "max_horizon", std::to_string(*game.max_horizon),
                 "the spec is exact only up to this horizon; " + std::to_string(horizon) + " rounds were asked");
-  return TranscriptSearch(game, horizon, options).run();
+  return TranscriptSearch(game, horizon, options, false).run();
+}
+
+ViewPairs transcript_pairs_up_to_factor(const ParametricGame& game, unsigned horizon, const ParametricOptions& options) {
+  if (!game.verifier) throw Error(game.name, "neighbours", "", "the game has no verifier");
+  if (horizon == 0) throw Error(game.name, "horizon", "0", "the horizon must be at least 1");
+  if (game.max_horizon && horizon > *game.max_horizon)
+    throw Error(game.name, "max_horizon", std::to_string(*game.max_horizon),
+                "the spec is exact only up to this horizon; " + std::to_string(horizon) + " rounds were asked");
+  return TranscriptSearch(game, horizon, options, true).run();
 }
 
 std::string FailingRange::to_string(std::string_view variable) const {
@@ -210,15 +253,16 @@ PureForAllResult check_pure_dp_for_all(const ParametricGame& game, const Rationa
 
   PureForAllResult out;
   out.horizon = horizon;
-  const ViewPairs views = transcript_probabilities(game, horizon, options);
+  // pairs up to a factor with neither zero nor pole on the range: it multiplies g and keeps its sign
+  const ViewPairs views = transcript_pairs_up_to_factor(game, horizon, options);
   out.nodes = views.nodes;
   out.view_pairs = views.pairs.size();
   // g = λ·P₁ − P₀ (world 0 against 1) and λ·P₀ − P₁ (1 against 0), each once
   std::vector<RationalFunction> functions;
-  std::unordered_set<std::string> seen;
+  std::unordered_set<RationalFunction, FunctionHash> seen;
   for (const auto& [p0, p1] : views.pairs)
     for (RationalFunction g : {lambda * p1 - p0, lambda * p0 - p1})
-      if (seen.insert(g.key()).second) functions.push_back(std::move(g));
+      if (seen.insert(g).second) functions.push_back(std::move(g));
   out.functions = functions.size();
   out.partition = sign_partition(functions, game.range, game.parameter);
   const auto& pieces = out.partition.pieces;
@@ -230,14 +274,14 @@ PureForAllResult check_pure_dp_for_all(const ParametricGame& game, const Rationa
   return out;
 }
 
-PiecewiseRatio worst_case_ratio_for_all(const ParametricGame& game, unsigned horizon, const ParametricOptions& options,
-                                        std::size_t max_candidates) {
+PiecewiseRatio worst_case_ratio_for_all(const ParametricGame& game, unsigned horizon, const ParametricOptions& options) {
   PiecewiseRatio out;
   out.horizon = horizon;
-  const ViewPairs views = transcript_probabilities(game, horizon, options);
+  // pairs up to a factor with neither zero nor pole on the range: the ratios are the same
+  const ViewPairs views = transcript_pairs_up_to_factor(game, horizon, options);
   out.nodes = views.nodes;
   out.view_pairs = views.pairs.size();
-  std::unordered_set<std::string> seen;
+  std::unordered_set<RationalFunction, FunctionHash> seen;
   for (const auto& [p0, p1] : views.pairs)
     for (const auto& [a, b] : {std::pair{&p0, &p1}, std::pair{&p1, &p0}}) {
       if (b->is_zero()) {
@@ -245,42 +289,24 @@ PiecewiseRatio worst_case_ratio_for_all(const ParametricGame& game, unsigned hor
         continue;
       }
       RationalFunction ratio = *a / *b;
-      if (seen.insert(ratio.key()).second) out.candidates.push_back(std::move(ratio));
+      if (seen.insert(ratio).second) out.candidates.push_back(std::move(ratio));
     }
   if (out.infinite) return out;
   if (out.candidates.empty()) throw Error(game.name, "horizon", std::to_string(horizon), "internal: no transcript");
-  if (out.candidates.size() > max_candidates)
-    throw Error(game.name, "horizon", std::to_string(horizon),
-                std::to_string(out.candidates.size()) + " distinct ratio functions (more than " + std::to_string(max_candidates) +
-                    "): the piecewise maximum compares every pair; decide a claim with check --for-all instead");
-  // the candidates themselves (their poles are refused), then every pairwise difference
-  const std::size_t n = out.candidates.size();
-  std::vector<RationalFunction> functions = out.candidates;
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t j = i + 1; j < n; ++j) functions.push_back(out.candidates[i] - out.candidates[j]);
+  Envelope envelope;
   try {
-    out.partition = sign_partition(functions, game.range, game.parameter);
+    envelope = upper_envelope(out.candidates, game.range, game.parameter);
   } catch (const Error& e) {
     throw Error(game.name, "", e.value(),
                 "a candidate ratio is unbounded inside the range (" + e.why() +
                     "); the piecewise worst ratio is not a continuous function there — decide claims with check --for-all");
   }
-  // sign of R_i − R_j on piece k, from the difference with i < j
-  auto compare = [&](std::size_t i, std::size_t j, std::size_t k) {
-    if (i == j) return 0;
-    const std::size_t lo = std::min(i, j), hi = std::max(i, j);
-    const std::size_t index = n + lo * n - lo * (lo + 1) / 2 + (hi - lo - 1);
-    const int s = out.partition.signs[index][k];
-    return i < j ? s : -s;
-  };
-  for (std::size_t k = 0; k < out.partition.pieces.size(); ++k) {
-    std::size_t best = 0;
-    for (std::size_t j = 1; j < n; ++j)
-      if (compare(best, j, k) < 0) best = j;
-    // on a tie, keep the previous piece's function, so that equal neighbours merge in reports
-    if (k > 0 && compare(out.best[k - 1], best, k) == 0) best = out.best[k - 1];
-    out.best.push_back(best);
-  }
+  out.partition.range = game.range;
+  out.partition.pieces = std::move(envelope.pieces);
+  out.partition.distinct_factors = envelope.distinct_factors;
+  out.best = std::move(envelope.best);
+  out.comparisons = envelope.comparisons;
+  out.intervals = envelope.intervals;
   return out;
 }
 
@@ -348,16 +374,17 @@ public:
   /// Adds @p f to the functions to decide (at the next refinement).
   void want(const RationalFunction& f) {
     if (f.is_zero()) return;
-    if (index_.emplace(f.key(), functions_.size()).second) functions_.push_back(f);
+    if (index_.emplace(f, functions_.size()).second) functions_.push_back(f);
   }
   /// The sign of @p f on piece @p k, or std::nullopt when the partition does not decide it yet
   /// (then it is wanted for the next refinement).
   std::optional<int> sign(const RationalFunction& f, std::size_t k) {
     if (f.is_zero()) return 0;
-    const auto it = index_.find(f.key());
+    const auto it = index_.find(f);
     if (it != index_.end() && it->second < decided_) return partition_.signs[it->second][k];
+    ++misses_;
     if (it == index_.end()) {
-      index_.emplace(f.key(), functions_.size());
+      index_.emplace(f, functions_.size());
       functions_.push_back(f);
     }
     return std::nullopt;
@@ -371,13 +398,16 @@ public:
   }
   const SignPartition& partition() const { return partition_; }
   std::size_t size() const { return functions_.size(); }
+  /// How many sign() calls so far found their function undecided.
+  std::size_t misses() const { return misses_; }
 
 private:
   ParameterRange range_;
   std::string variable_;
   std::vector<RationalFunction> functions_;
-  std::unordered_map<std::string, std::size_t> index_;
+  std::unordered_map<RationalFunction, std::size_t, FunctionHash> index_;
   std::size_t decided_ = 0;
+  std::size_t misses_ = 0;
   SignPartition partition_;
 };
 
@@ -463,28 +493,66 @@ PiecewiseDelta worst_case_delta_for_all(const ParametricGame& game, const Ration
   // more level of the tree (a decided sign stays decided on the sub-pieces of a refinement), and
   // the root comparisons take one more
   const unsigned max_passes = horizon + 3;
+  // The induction on a piece reads nothing but the signs the oracle gives it: a piece whose signs
+  // of the functions decided at some pass equal those of a piece settled then (every comparison
+  // decided) has the same values — a sub-piece of a settled piece after a refinement, or a piece
+  // with the same signs elsewhere. Settled pieces are remembered by their sign vectors.
+  struct Settled {
+    std::array<RationalFunction, 2> directional;
+    RationalFunction delta;
+    std::vector<int> comparison_signs;
+  };
+  auto sign_key = [&](std::size_t k, std::size_t count) {
+    std::string key(count, '\0');
+    for (std::size_t i = 0; i < count; ++i) key[i] = static_cast<char>(oracle.partition().signs[i][k] + 1);
+    return key;
+  };
+  std::unordered_map<std::string, Settled> previous, current;
+  std::size_t previous_decided = 0;
   for (;;) {
     oracle.refine();
     ++out.passes;
+    const std::size_t decided = oracle.size();
     const auto& pieces = oracle.partition().pieces;
     out.directional.assign(pieces.size(), {});
     out.delta.assign(pieces.size(), {});
     if (comparison_signs) comparison_signs->assign(comparisons.size(), std::vector<int>(pieces.size(), 0));
+    current.clear();
     for (std::size_t k = 0; k < pieces.size(); ++k) {
+      std::string key = sign_key(k, decided);
+      const Settled* known = nullptr;
+      if (auto it = current.find(key); it != current.end()) known = &it->second;
+      else if (auto old = previous.find(sign_key(k, previous_decided)); old != previous.end())
+        known = &current.emplace(std::move(key), old->second).first->second;
+      if (known) {
+        out.directional[k] = known->directional;
+        out.delta[k] = known->delta;
+        if (comparison_signs)
+          for (std::size_t c = 0; c < comparisons.size(); ++c) (*comparison_signs)[c][k] = known->comparison_signs[c];
+        ++out.reused;
+        continue;
+      }
+      const std::size_t misses = oracle.misses();
       const auto d0 = induction_on_piece(dag, leaf_terms, 0, k, oracle);
       const auto d1 = induction_on_piece(dag, leaf_terms, 1, k, oracle);
       if (!d0 || !d1) continue;
       out.directional[k] = {*d0, *d1};
       const auto larger = maximum_on({*d0, *d1}, k, oracle);
       if (larger) out.delta[k] = *larger;
+      std::vector<int> settled_signs(comparisons.size(), 0);
       for (std::size_t c = 0; c < comparisons.size(); ++c) {
         const auto s = oracle.sign(comparisons[c](out.directional[k]), k);
+        if (s) settled_signs[c] = *s;
         if (s && comparison_signs) (*comparison_signs)[c][k] = *s;
       }
+      if (oracle.misses() == misses) current.emplace(std::move(key), Settled{out.directional[k], out.delta[k], std::move(settled_signs)});
     }
     if (!oracle.pending()) break;
     if (out.passes >= max_passes)
       throw Error(game.name, "", "", "internal: the parametric backward induction did not settle after " + std::to_string(out.passes) + " passes");
+    previous = std::move(current);
+    current = {};
+    previous_decided = decided;
   }
   out.partition = oracle.partition();
   out.functions = oracle.size();
