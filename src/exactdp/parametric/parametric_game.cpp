@@ -114,15 +114,54 @@ struct FunctionHash {
   std::size_t operator()(const RationalFunction& f) const { return f.hash(); }
 };
 
+/// Divides belief pairs by a factor with neither zero nor pole on the range — their first non-zero
+/// entry — so that proportional pairs become equal (the numeric engine's normalisation, sound for
+/// every r only for such factors: they are > 0 on the whole range).
+class Normaliser {
+public:
+  explicit Normaliser(const ParameterRange& range) : range_(range) {}
+
+  /// Divides @p beliefs by their first non-zero entry when it qualifies; returns the factor (1 when not).
+  RationalFunction scale_down(std::array<Belief, 2>& beliefs) {
+    const Belief& first = beliefs[0].empty() ? beliefs[1] : beliefs[0];
+    if (first.empty()) return RationalFunction(1);
+    const RationalFunction n = first.begin()->second;
+    if (n == RationalFunction(1) || !positive(n)) return RationalFunction(1);
+    for (auto& b : beliefs)
+      for (auto& [s, p] : b) p /= n;
+    return n;
+  }
+  /// A pair of masses divided by their sum when it qualifies, then put in canonical order: a pair,
+  /// its multiples by such factors and its mirror image (P₁, P₀) become one.
+  void scale_down_unordered(std::array<RationalFunction, 2>& pair) {
+    const RationalFunction n = pair[0] + pair[1];
+    if (!n.is_zero() && n != RationalFunction(1) && positive(n))
+      for (auto& p : pair) p /= n;
+    if (canonical_less(pair[1], pair[0])) std::swap(pair[0], pair[1]);
+  }
+
+private:
+  /// True when @p f has neither a zero nor a pole on the range (remembered per function).
+  bool positive(const RationalFunction& f) {
+    if (f.is_constant()) return !f.is_zero();
+    auto it = known_.find(f);
+    if (it == known_.end()) it = known_.emplace(f, zero_and_pole_free(f, range_)).first;
+    return it->second;
+  }
+
+  ParameterRange range_;
+  std::unordered_map<RationalFunction, bool, FunctionHash> known_;
+};
+
 /// Every transcript's pair (P₀, P₁), by the forward recursion (ForwardStep). With @p up_to_factor,
-/// every belief pair and every leaf pair is divided by its first non-zero entry when that entry
-/// has neither a zero nor a pole on the range: proportional nodes then meet as equal ones (the
-/// numeric engine's normalisation), and each pair found is c·(P₀(t), P₁(t)) for some transcript t
-/// and some c > 0 on the whole range.
+/// belief pairs and leaf pairs are divided by factors with neither zero nor pole on the range
+/// (Normaliser): proportional nodes then meet as equal ones (the numeric engine's normalisation),
+/// and each pair found is c·(P₀(t), P₁(t)) or c·(P₁(t), P₀(t)) for some transcript t and some c > 0
+/// on the whole range.
 class TranscriptSearch {
 public:
   TranscriptSearch(const ParametricGame& game, unsigned horizon, const ParametricOptions& options, bool up_to_factor)
-      : step_(game, horizon, options), horizon_(horizon), up_to_factor_(up_to_factor) {}
+      : step_(game, horizon, options), horizon_(horizon), up_to_factor_(up_to_factor), normaliser_(game.range) {}
 
   ViewPairs run() {
     visit(step_.game().verifier->initial_state(), step_.root(), horizon_);
@@ -131,12 +170,12 @@ public:
 
 private:
   void visit(VerifierState v, std::array<Belief, 2> beliefs, unsigned left) {
-    if (up_to_factor_) scale_down(beliefs);
+    if (up_to_factor_) normaliser_.scale_down(beliefs);
     if (!seen_nodes_.insert(NodeKey{v, left, beliefs}).second) return;  // an equal node: the same transcripts' pairs
     step_.count_node(out_.nodes);
     if (step_.is_leaf(v, beliefs, left)) {
       auto pair = ForwardStep::masses(beliefs);
-      if (up_to_factor_) scale_down(pair);
+      if (up_to_factor_) normaliser_.scale_down_unordered(pair);
       if (seen_pairs_.insert(pair).second) out_.pairs.push_back(std::move(pair));
       return;
     }
@@ -144,34 +183,13 @@ private:
       for (auto& [answer, next] : step_.after(v, action, beliefs)) visit(step_.game().verifier->next(v, action), std::move(next), left - 1);
   }
 
-  /// True when @p f has neither a zero nor a pole on the range (remembered per function).
-  bool positive_factor(const RationalFunction& f) {
-    if (f.is_constant()) return !f.is_zero();
-    auto it = factor_ok_.find(f);
-    if (it == factor_ok_.end()) it = factor_ok_.emplace(f, zero_and_pole_free(f, step_.game().range)).first;
-    return it->second;
-  }
-  void scale_down(std::array<Belief, 2>& beliefs) {
-    const Belief& first = beliefs[0].empty() ? beliefs[1] : beliefs[0];
-    if (first.empty()) return;
-    const RationalFunction n = first.begin()->second;
-    if (n == RationalFunction(1) || !positive_factor(n)) return;
-    for (auto& b : beliefs)
-      for (auto& [s, p] : b) p /= n;
-  }
-  void scale_down(std::array<RationalFunction, 2>& pair) {
-    const RationalFunction n = pair[0].is_zero() ? pair[1] : pair[0];
-    if (n.is_zero() || n == RationalFunction(1) || !positive_factor(n)) return;
-    for (auto& p : pair) p /= n;
-  }
-
   ForwardStep step_;
   unsigned horizon_;
   bool up_to_factor_;
+  Normaliser normaliser_;
   ViewPairs out_;
   std::unordered_set<NodeKey, NodeHash> seen_nodes_;
   std::unordered_set<std::array<RationalFunction, 2>, PairHash> seen_pairs_;
-  std::unordered_map<RationalFunction, bool, FunctionHash> factor_ok_;
 };
 
 /// Consecutive failing pieces merged into maximal intervals, each with the samples of its open
@@ -314,23 +332,31 @@ PiecewiseRatio worst_case_ratio_for_all(const ParametricGame& game, unsigned hor
 
 namespace {
 
-/// The game tree of the parametric game with equal nodes merged, children before parents: a leaf
-/// keeps its masses (|m₀|, |m₁|), an inner node its actions, each the list of its answers' children.
+/// The game tree of the parametric game with proportional nodes merged, children before parents:
+/// a leaf keeps its masses (|m₀|, |m₁|), an inner node its actions, each the list of its answers'
+/// children. A node holds its belief pair divided by a factor c > 0 on the whole range (Normaliser);
+/// an edge to it carries c (an index into `scales`, 0 for c = 1), and the value of the edge's end is
+/// c times the node's: every value of BI-δ — sums, maxima, positive parts of m_b − λ·m_{1−b} — is
+/// positively homogeneous in the masses.
 struct GameDag {
+  struct Child {
+    std::size_t node = 0, scale = 0;
+  };
   struct Node {
-    std::array<RationalFunction, 2> mass;                 ///< |m₀|, |m₁| (leaves)
-    std::vector<std::vector<std::size_t>> actions;        ///< empty: a leaf
+    std::array<RationalFunction, 2> mass;   ///< |m₀|, |m₁| (leaves)
+    std::vector<std::vector<Child>> actions;  ///< empty: a leaf
   };
   std::vector<Node> nodes;
-  std::size_t root = 0;
+  std::vector<RationalFunction> scales{RationalFunction(1)};
+  Child root;
 };
 
-/// Builds the merged game tree (nodes with equal beliefs shared) by the forward recursion
-/// (ForwardStep, THEOREMS.md A.3).
+/// Builds the merged game tree (proportional nodes shared) by the forward recursion (ForwardStep,
+/// THEOREMS.md A.3).
 class DagBuilder {
 public:
   DagBuilder(const ParametricGame& game, unsigned horizon, const ParametricOptions& options)
-      : step_(game, horizon, options), horizon_(horizon) {}
+      : step_(game, horizon, options), horizon_(horizon), normaliser_(game.range) {}
 
   GameDag run() {
     out_.root = visit(step_.game().verifier->initial_state(), step_.root(), horizon_);
@@ -338,31 +364,40 @@ public:
   }
 
 private:
-  std::size_t visit(VerifierState v, const std::array<Belief, 2>& beliefs, unsigned left) {
+  GameDag::Child visit(VerifierState v, std::array<Belief, 2> beliefs, unsigned left) {
+    const std::size_t scale = scale_index(normaliser_.scale_down(beliefs));
     NodeKey key{v, left, beliefs};
-    if (auto it = seen_.find(key); it != seen_.end()) return it->second;
+    if (auto it = seen_.find(key); it != seen_.end()) return {it->second, scale};
     step_.count_node(expanded_);
     GameDag::Node node;
     if (step_.is_leaf(v, beliefs, left)) {
       node.mass = ForwardStep::masses(beliefs);
     } else {
       for (std::size_t action = 0; action < step_.game().verifier->allowed(v).size(); ++action) {
-        std::vector<std::size_t> children;
+        std::vector<GameDag::Child> children;
         for (auto& [answer, next] : step_.after(v, action, beliefs))
-          children.push_back(visit(step_.game().verifier->next(v, action), next, left - 1));
+          children.push_back(visit(step_.game().verifier->next(v, action), std::move(next), left - 1));
         node.actions.push_back(std::move(children));
       }
     }
     out_.nodes.push_back(std::move(node));
     seen_.emplace(std::move(key), out_.nodes.size() - 1);
-    return out_.nodes.size() - 1;
+    return {out_.nodes.size() - 1, scale};
+  }
+  std::size_t scale_index(RationalFunction c) {
+    if (c == RationalFunction(1)) return 0;
+    auto [it, fresh] = scale_ids_.try_emplace(c, out_.scales.size());
+    if (fresh) out_.scales.push_back(std::move(c));
+    return it->second;
   }
 
   ForwardStep step_;
   unsigned horizon_;
+  Normaliser normaliser_;
   GameDag out_;
   std::uint64_t expanded_ = 0;
   std::unordered_map<NodeKey, std::size_t, NodeHash> seen_;
+  std::unordered_map<RationalFunction, std::size_t, FunctionHash> scale_ids_;
 };
 
 /// The functions whose signs the induction has asked for, and the partition that decides those
@@ -448,19 +483,23 @@ std::optional<RationalFunction> induction_on_piece(const GameDag& dag, const std
     bool known = true;
     for (const auto& children : node.actions) {
       RationalFunction sum;
-      for (std::size_t c : children) {
-        if (!value[c]) {
+      for (const GameDag::Child& c : children) {
+        const auto& v = value[c.node];
+        if (!v) {
           known = false;
           break;
         }
-        sum += *value[c];
+        if (c.scale == 0 || v->is_zero()) sum += *v;
+        else sum += dag.scales[c.scale] * *v;
       }
       if (!known) break;
       sums.push_back(std::move(sum));
     }
     if (known) value[n] = maximum_on(sums, k, oracle);
   }
-  return value[dag.root];
+  const auto& root = value[dag.root.node];
+  if (!root || dag.root.scale == 0) return root;
+  return dag.scales[dag.root.scale] * *root;
 }
 
 }  // namespace

@@ -75,12 +75,14 @@ struct ParametricOptions {
 /// exactdp::Error when the game reaches a state without a rule or exceeds options.max_nodes.
 ViewPairs transcript_probabilities(const ParametricGame& game, unsigned horizon, const ParametricOptions& options = {});
 
-/// The pairs of transcript_probabilities() up to a positive factor: pairs c·(P₀(t), P₁(t)), one at
-/// least for every transcript t, each with some c that has neither a zero nor a pole on the range
-/// (so c > 0 on all of it). Game nodes whose belief pairs are proportional by such a factor are
-/// merged (belief pairs are divided by their first non-zero entry when it is such a factor), as the
-/// numeric engine merges proportional nodes. Signs of λ·P₁ − P₀ and ratios P₀/P₁ are those of the
-/// exact pairs at every r of the range. Errors as transcript_probabilities().
+/// The pairs of transcript_probabilities() up to a positive factor and up to order: pairs
+/// c·(P₀(t), P₁(t)) or c·(P₁(t), P₀(t)), one at least for every transcript t, each with some c that
+/// has neither a zero nor a pole on the range (so c > 0 on all of it). Game nodes whose belief
+/// pairs are proportional by such a factor are merged (belief pairs are divided by their first
+/// non-zero entry when it is such a factor; leaf pairs by P₀ + P₁, then ordered canonically), as
+/// the numeric engine merges proportional nodes. For a claim in both directions — the signs of
+/// λ·P₁ − P₀ and λ·P₀ − P₁, the ratios P₀/P₁ and P₁/P₀ — at every r of the range they give the same
+/// answers as the exact pairs. Errors as transcript_probabilities().
 ViewPairs transcript_pairs_up_to_factor(const ParametricGame& game, unsigned horizon, const ParametricOptions& options = {});
 
 /// A maximal interval of the range where a claim fails: ends are real algebraic numbers, each
@@ -130,8 +132,8 @@ struct PiecewiseDelta {
   /// rational functions equal to them on the piece
   std::vector<std::array<RationalFunction, 2>> directional;
   std::vector<RationalFunction> delta;  ///< per piece: max(δ⁰, δ¹), the function equal to it on the piece
-  std::uint64_t nodes = 0;              ///< game nodes (after merging equal nodes)
-  std::size_t leaves = 0;               ///< leaf nodes (transcripts, merged)
+  std::uint64_t nodes = 0;              ///< game nodes (after merging proportional nodes: factors > 0 on the whole range)
+  std::size_t leaves = 0;               ///< leaf nodes (transcripts, merged likewise)
   std::size_t functions = 0;            ///< distinct functions whose signs were decided
   unsigned passes = 0;                  ///< refinements of the partition until every comparison was decided
   std::size_t reused = 0;               ///< pieces whose values were those of a settled piece with the same signs (statistics)

@@ -420,7 +420,7 @@ std::optional<Rational> negative_point(const RationalFunction& f, const Paramete
 bool zero_and_pole_free(const RationalFunction& f, const ParameterRange& range) {
   if (f.is_zero()) return false;
   auto* q = static_cast<fmpz_poly_q_struct*>(f.flint());
-  for (const Poly p : {Poly(fmpz_poly_q_numref(q)), Poly(fmpz_poly_q_denref(q))})
+  for (const Poly& p : {Poly(fmpz_poly_q_numref(q)), Poly(fmpz_poly_q_denref(q))})
     if (!no_root_in(p, range) && !real_roots_in(p.coefficients(), range).empty()) return false;
   return true;
 }
