@@ -3,6 +3,9 @@
 #include "exactdp/core/error.hpp"
 #include "exactdp/parametric/envelope.hpp"
 
+#include <flint/fmpz_poly_q.h>
+#include <flint/ulong_extras.h>
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -91,9 +94,39 @@ public:
     return out;
   }
 
+  /// The children's total masses (|m₀|, |m₁|) per answer after sending allowed(v)[action], without
+  /// their beliefs (for children that are leaves): Σ_s β_b(s)·Pr[answer | s], the rows of each
+  /// answer summed once per state and message. Equal to masses(after(v, action, beliefs)[answer]).
+  std::map<AnswerId, std::array<RationalFunction, 2>> masses_after(VerifierState v, std::size_t action,
+                                                                   const std::array<Belief, 2>& beliefs) const {
+    const auto& pair = game_.verifier->allowed(v)[action];
+    const std::array<MessageId, 2> m{pair.world0, pair.world1};
+    std::map<AnswerId, std::array<RationalFunction, 2>> out;
+    for (int b = 0; b < 2; ++b)
+      for (const auto& [s, mass] : beliefs[b])
+        for (const auto& [answer, probability] : answer_rows(s, m[b])) out[answer][b] += mass * probability;
+    std::erase_if(out, [](const auto& e) { return e.second[0].is_zero() && e.second[1].is_zero(); });
+    return out;
+  }
+
   const ParametricGame& game() const { return game_; }
 
 private:
+  /// Per answer, the summed probability of the rows of state @p s for message @p m (non-zero sums).
+  const std::vector<std::pair<AnswerId, RationalFunction>>& answer_rows(StateId s, MessageId m) const {
+    auto it = answer_rows_.find({s, m});
+    if (it != answer_rows_.end()) return it->second;
+    const auto& rule = game_.kernel.at(s).at(m);
+    if (!rule)
+      throw Error(game_.name, "/mechanism/states/" + game_.state_names.at(s), game_.messages.at(m), "the state has no rule for this message");
+    std::map<AnswerId, RationalFunction> sums;
+    for (const auto& row : *rule) sums[row.answer] += row.probability;
+    std::vector<std::pair<AnswerId, RationalFunction>> rows;
+    for (auto& [answer, p] : sums)
+      if (!p.is_zero()) rows.emplace_back(answer, std::move(p));
+    return answer_rows_.emplace(std::make_pair(s, m), std::move(rows)).first->second;
+  }
+
   static RationalFunction total(const Belief& b) {
     RationalFunction t;
     for (const auto& [s, p] : b) t += p;
@@ -108,6 +141,7 @@ private:
   const ParametricGame& game_;
   unsigned horizon_;
   ParametricOptions options_;
+  mutable std::map<std::pair<StateId, MessageId>, std::vector<std::pair<AnswerId, RationalFunction>>> answer_rows_;
 };
 
 struct FunctionHash {
@@ -131,16 +165,7 @@ public:
       for (auto& [s, p] : b) p /= n;
     return n;
   }
-  /// A pair of masses divided by their sum when it qualifies, then put in canonical order: a pair,
-  /// its multiples by such factors and its mirror image (P₁, P₀) become one.
-  void scale_down_unordered(std::array<RationalFunction, 2>& pair) {
-    const RationalFunction n = pair[0] + pair[1];
-    if (!n.is_zero() && n != RationalFunction(1) && positive(n))
-      for (auto& p : pair) p /= n;
-    if (canonical_less(pair[1], pair[0])) std::swap(pair[0], pair[1]);
-  }
 
-private:
   /// True when @p f has neither a zero nor a pole on the range (remembered per function).
   bool positive(const RationalFunction& f) {
     if (f.is_constant()) return !f.is_zero();
@@ -149,15 +174,53 @@ private:
     return it->second;
   }
 
+private:
   ParameterRange range_;
   std::unordered_map<RationalFunction, bool, FunctionHash> known_;
 };
 
+/// The values of a belief pair at a fixed point modulo a 64-bit prime, divided by the first one:
+/// equal for belief pairs proportional by any factor (that has neither zero nor pole at the point),
+/// a cheap key under which proportionality is then checked exactly. std::nullopt when a value is
+/// undefined modulo the prime or the first one vanishes there (the node is then not merged).
+std::optional<std::vector<std::uint64_t>> fingerprint(VerifierState v, unsigned left, const std::array<Belief, 2>& beliefs) {
+  constexpr ulong prime = 18446744073709551557ULL;  // 2^64 − 59
+  constexpr ulong point = 1234567891ULL;
+  static const ulong inverse = n_preinvert_limb(prime);
+  std::vector<std::uint64_t> out{v, left, beliefs[0].size(), beliefs[1].size()};
+  ulong first = 0;
+  for (const auto& b : beliefs)
+    for (const auto& [state, p] : b) {
+      auto* q = static_cast<fmpz_poly_q_struct*>(p.flint());
+      const ulong den = fmpz_poly_evaluate_mod(fmpz_poly_q_denref(q), point, prime);
+      if (den == 0) return std::nullopt;
+      ulong value = n_mulmod2_preinv(fmpz_poly_evaluate_mod(fmpz_poly_q_numref(q), point, prime), n_invmod(den, prime), prime, inverse);
+      if (out.size() == 4) {
+        if (value == 0) return std::nullopt;
+        first = n_invmod(value, prime);
+      }
+      out.push_back(state);
+      out.push_back(n_mulmod2_preinv(value, first, prime, inverse));
+    }
+  return out;
+}
+
+struct WordsHash {
+  std::size_t operator()(const std::vector<std::uint64_t>& w) const {
+    std::size_t h = w.size();
+    for (auto x : w) h = (h ^ x) * 0x9e3779b97f4a7c15ULL + (h >> 29);
+    return h;
+  }
+};
+
 /// Every transcript's pair (P₀, P₁), by the forward recursion (ForwardStep). With @p up_to_factor,
-/// belief pairs and leaf pairs are divided by factors with neither zero nor pole on the range
-/// (Normaliser): proportional nodes then meet as equal ones (the numeric engine's normalisation),
-/// and each pair found is c·(P₀(t), P₁(t)) or c·(P₁(t), P₀(t)) for some transcript t and some c > 0
-/// on the whole range.
+/// a node whose belief pair is c times that of a node already expanded, for a c with neither zero
+/// nor pole on the range (c > 0 on all of it), is not expanded: its transcripts' pairs are c times
+/// those found below the other (the forward recursion is linear), so they have the same signs of
+/// λ·P₁ − P₀ and the same ratios at every r (the numeric engine's normalisation). Candidates are
+/// found by fingerprint() and confirmed exactly. Leaf pairs are put in canonical order. Each pair
+/// found is c·(P₀(t), P₁(t)) or c·(P₁(t), P₀(t)) for some transcript t and some c > 0 on the whole
+/// range.
 class TranscriptSearch {
 public:
   TranscriptSearch(const ParametricGame& game, unsigned horizon, const ParametricOptions& options, bool up_to_factor)
@@ -170,17 +233,57 @@ public:
 
 private:
   void visit(VerifierState v, std::array<Belief, 2> beliefs, unsigned left) {
-    if (up_to_factor_) normaliser_.scale_down(beliefs);
-    if (!seen_nodes_.insert(NodeKey{v, left, beliefs}).second) return;  // an equal node: the same transcripts' pairs
+    const auto [node, fresh] = seen_nodes_.insert(NodeKey{v, left, std::move(beliefs)});
+    if (!fresh) return;  // an equal node: the same transcripts' pairs
+    if (up_to_factor_ && proportional_to_expanded(*node)) return;
+    const auto& b = node->beliefs;
     step_.count_node(out_.nodes);
-    if (step_.is_leaf(v, beliefs, left)) {
-      auto pair = ForwardStep::masses(beliefs);
-      if (up_to_factor_) normaliser_.scale_down_unordered(pair);
+    if (step_.is_leaf(v, b, left)) {
+      auto pair = ForwardStep::masses(b);
+      if (up_to_factor_) unordered(pair);
       if (seen_pairs_.insert(pair).second) out_.pairs.push_back(std::move(pair));
       return;
     }
+    if (left == 1) {
+      // every child is a leaf (no round left): its masses are all that is needed
+      for (std::size_t action = 0; action < step_.game().verifier->allowed(v).size(); ++action)
+        for (auto& [answer, pair] : step_.masses_after(v, action, b)) {
+          step_.count_node(out_.nodes);
+          if (up_to_factor_) unordered(pair);
+          if (seen_pairs_.insert(pair).second) out_.pairs.push_back(std::move(pair));
+        }
+      return;
+    }
     for (std::size_t action = 0; action < step_.game().verifier->allowed(v).size(); ++action)
-      for (auto& [answer, next] : step_.after(v, action, beliefs)) visit(step_.game().verifier->next(v, action), std::move(next), left - 1);
+      for (auto& [answer, next] : step_.after(v, action, b)) visit(step_.game().verifier->next(v, action), std::move(next), left - 1);
+  }
+
+  /// True when @p key's belief pair is c times that of an expanded node with the same fingerprint,
+  /// c > 0 on the whole range (checked exactly); otherwise @p key is remembered as expanded.
+  bool proportional_to_expanded(const NodeKey& key) {
+    auto print = fingerprint(key.verifier, key.left, key.beliefs);
+    if (!print) return false;
+    auto& same = by_fingerprint_[std::move(*print)];
+    const RationalFunction& n = first_entry(key.beliefs);
+    for (const NodeKey* other : same) {
+      const RationalFunction& m = first_entry(other->beliefs);
+      // β = (n/m)·β' iff m·β(s) = n·β'(s) for every state s of both worlds (same supports: same fingerprint)
+      bool proportional = true;
+      for (int w = 0; w < 2 && proportional; ++w)
+        for (auto a = key.beliefs[w].begin(), c = other->beliefs[w].begin(); a != key.beliefs[w].end() && proportional; ++a, ++c)
+          proportional = a->first == c->first && m * a->second == n * c->second;
+      if (proportional && normaliser_.positive(n / m)) return true;
+    }
+    same.push_back(&key);
+    return false;
+  }
+  /// The pair in canonical order: a pair and its mirror image (P₁, P₀) become one (a claim in both
+  /// directions asks the same of both).
+  static void unordered(std::array<RationalFunction, 2>& pair) {
+    if (canonical_less(pair[1], pair[0])) std::swap(pair[0], pair[1]);
+  }
+  static const RationalFunction& first_entry(const std::array<Belief, 2>& b) {
+    return b[0].empty() ? b[1].begin()->second : b[0].begin()->second;
   }
 
   ForwardStep step_;
@@ -189,6 +292,7 @@ private:
   Normaliser normaliser_;
   ViewPairs out_;
   std::unordered_set<NodeKey, NodeHash> seen_nodes_;
+  std::unordered_map<std::vector<std::uint64_t>, std::vector<const NodeKey*>, WordsHash> by_fingerprint_;
   std::unordered_set<std::array<RationalFunction, 2>, PairHash> seen_pairs_;
 };
 

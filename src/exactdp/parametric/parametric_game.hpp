@@ -78,9 +78,9 @@ ViewPairs transcript_probabilities(const ParametricGame& game, unsigned horizon,
 /// The pairs of transcript_probabilities() up to a positive factor and up to order: pairs
 /// c·(P₀(t), P₁(t)) or c·(P₁(t), P₀(t)), one at least for every transcript t, each with some c that
 /// has neither a zero nor a pole on the range (so c > 0 on all of it). Game nodes whose belief
-/// pairs are proportional by such a factor are merged (belief pairs are divided by their first
-/// non-zero entry when it is such a factor; leaf pairs by P₀ + P₁, then ordered canonically), as
-/// the numeric engine merges proportional nodes. For a claim in both directions — the signs of
+/// pairs are proportional by such a factor are merged (found by a fingerprint modulo a prime,
+/// confirmed exactly), as the numeric engine merges proportional nodes; a pair and its mirror image
+/// are one. For a claim in both directions — the signs of
 /// λ·P₁ − P₀ and λ·P₀ − P₁, the ratios P₀/P₁ and P₁/P₀ — at every r of the range they give the same
 /// answers as the exact pairs. Errors as transcript_probabilities().
 ViewPairs transcript_pairs_up_to_factor(const ParametricGame& game, unsigned horizon, const ParametricOptions& options = {});
