@@ -282,11 +282,11 @@ std::string parametric_ratio_text(const ParametricSpec& spec, const parametric::
     parametric::Piece merged{a.lower, b.upper, a.lower_closed, b.upper_closed, std::nullopt};
     os << "  " << x << " in " << merged.to_string(x) << ":  " << ratio.candidates[ratio.best[run.first]].to_string(x) << "\n";
   }
-  os << "\nProof: " << ratio.view_pairs << " distinct transcript probability pairs (up to a positive factor), "
-     << ratio.candidates.size() << " distinct candidate ratios; their upper envelope by " << ratio.comparisons
-     << " certified comparisons on " << ratio.intervals << " rational sub-intervals (Descartes' rule of signs, real-root isolation of "
-     << ratio.partition.distinct_factors << " irreducible factors), " << ratio.partition.pieces.size()
-     << " pieces (docs/parametric.md).\n";
+  os << "\nProof: " << ratio.view_pairs << " distinct transcript probability pairs (up to a positive factor and order), "
+     << ratio.candidates.size() << " distinct candidate ratios; their upper envelope (docs/parametric.md): comparisons "
+     << ratio.comparisons << ", rational sub-intervals " << ratio.intervals << ", irreducible factors isolated "
+     << ratio.partition.distinct_factors << ", pieces " << ratio.partition.pieces.size()
+     << " (exact values, Descartes' rule of signs, certified real-root isolation).\n";
   return os.str();
 }
 
