@@ -419,6 +419,7 @@ PiecewiseRatio worst_case_ratio_for_all(const ParametricGame& game, unsigned hor
   try {
     envelope = upper_envelope(out.candidates, game.range, game.parameter);
   } catch (const Error& e) {
+    if (e.why().find("denominator vanishes") == std::string::npos) throw;
     throw Error(game.name, "", e.value(),
                 "a candidate ratio is unbounded inside the range (" + e.why() +
                     "); the piecewise worst ratio is not a continuous function there — decide claims with check --for-all");
