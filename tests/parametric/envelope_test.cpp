@@ -141,6 +141,21 @@ TEST(UpperEnvelope, ManyFunctionsMeetingAtOnePoint) {
   }
 }
 
+TEST(UpperEnvelope, HalvingSeparatesNineParabolas) {
+  // f_i = −(r − i/10)², i = 1…9, on (0, 1): f_i is the largest between the midpoints of its peak and
+  // its neighbours' peaks, so the breakpoints are (2i + 1)/20 (by hand) — among them 1/4 and 3/4,
+  // points where the halving splits. Nine survivors at the first midpoint: the halving must run.
+  const RationalFunction r = RationalFunction::variable();
+  std::vector<RationalFunction> fs;
+  for (int i = 1; i <= 9; ++i) fs.push_back(-(r - RationalFunction(fraction(i, 10))).pow(2));
+  const Envelope e = parametric::upper_envelope(fs, ParameterRange{0, 1, true, true});
+  EXPECT_GT(e.intervals, 1u);
+  ASSERT_EQ(e.pieces.size(), 17u);
+  for (std::size_t i = 0; i < 9; ++i) EXPECT_EQ(e.best[2 * i], i);
+  for (std::size_t i = 1; i < 9; ++i)
+    EXPECT_EQ(e.pieces[2 * i - 1].lower.rational(), std::optional<Rational>(fraction(2 * static_cast<long>(i) + 1, 20)));
+}
+
 TEST(UpperEnvelope, HandDerivedBreakpoints) {
   // r, 1 − r and 1/4 on [0, 1]: max is 1 − r up to 1/2, then r (1/4 never wins; by hand)
   const std::vector<RationalFunction> fs{parse_rational_function("r", "r"), parse_rational_function("1-r", "r"), RationalFunction(fraction(1, 4))};
