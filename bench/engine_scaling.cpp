@@ -12,11 +12,13 @@
 //    batches (each solved with its own memo, as one Dask task) against one whole run's — the work
 //    the split duplicates — and the join checked equal to the whole run.
 //
-// Run: build/rel/bench/exactdp_engine_scaling [--quick] [--stats] | --split [H] | --above-threshold [Q] | --small  (--quick:
+// Run: build/rel/bench/exactdp_engine_scaling [--quick] [--stats] | --split [H] | --above-threshold [Q] | --small | --estimate  (--quick:
 // the speed-up only; --stats: where the time of the speed-up runs went — the phases on one thread,
 // the tasks, the time with one worker busy — and the serial fraction; --above-threshold [Q]: the
 // AboveThreshold rows only, from Q queries (default 8) to 20 or Q at most; --small: the CPU per
-// check of a tiny game checked 2 000 times in one process). A game refused on its estimate ends its sweep
+// check of a tiny game checked 2 000 times in one process; --estimate: the up-front size estimate of the bench's
+// games and beyond — svt-counter to horizon 12, tree counter to T = 64 — its work, its CPU time and that of a
+// refusal). A game refused on its estimate ends its sweep
 // with a row giving the estimate and the limit.
 // Benchmarks are not tests: this prints, it asserts only that the runs agree.
 #include "exactdp/game/engine.hpp"
@@ -29,6 +31,7 @@
 #include <vector>
 #include <algorithm>
 #include <ctime>
+#include <functional>
 #include <limits>
 #include <string>
 
@@ -106,36 +109,29 @@ double load_average() {
 /// Where one run's wall time went (EngineTimings), as a table row.
 void timings_row(unsigned workers, const Timed& t) {
   const EngineTimings& x = t.check.stats.timings;
-  const double other = t.wall - x.estimate - x.compile - x.setup - x.search;
-  std::printf("| %u | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %llu | %.1f | %.3f | %.3f | %.3f |\n", workers, t.wall, t.cpu,
-              x.estimate, x.compile, x.setup, x.search, other, static_cast<unsigned long long>(x.tasks),
+  const double other = x.total - x.estimate - x.compile - x.setup - x.search;
+  std::printf("| %u | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %llu | %.1f | %.3f | %.3f | %.3f |\n", workers, t.wall, t.cpu,
+              x.estimate, x.compile, x.setup, x.search, other, t.wall - x.total, static_cast<unsigned long long>(x.tasks),
               x.tasks ? 1e6 * x.busy / static_cast<double>(x.tasks) : 0.0, x.busy, x.one_busy, x.none_busy);
 }
 
-/// The serial fraction of the 2-worker run by instrumentation: the time with at most one worker
-/// busy — the phases on the calling thread (estimate, compilation, setup, the rest of the run)
-/// and the search time with one worker or none expanding nodes — against the work, counted as
-/// that serial time plus twice the time both workers were busy. Amdahl's prediction on 2 cores
-/// follows from it, and from the 1-worker run's phases the prediction with a perfectly parallel
-/// search.
+/// The serial fraction of the 2-worker run by instrumentation (EngineTimings::serial_fraction,
+/// the figure `exactdp check --stats` prints): the time with at most one thread busy — the phases
+/// on the calling thread and the search time with one worker or none expanding nodes — against
+/// the work, that serial time plus twice the time both workers were busy; Amdahl's prediction on
+/// 2 cores follows. From the 1-worker run's phases, the prediction with a perfectly parallel search.
 void serial_fraction(const Timed& one, const Timed& two) {
   const EngineTimings& a = one.check.stats.timings;
   const EngineTimings& b = two.check.stats.timings;
-  const double outside = two.wall - b.search;                    // one thread: estimate, compile, setup, the rest
-  const double starved = b.one_busy + b.none_busy;               // in the search, at most one worker busy
-  const double both = b.search - starved;                        // both workers busy
-  const double serial = outside + starved, work = serial + 2 * both;
+  const double outside = b.total - b.search, starved = b.one_busy + b.none_busy;
   std::printf("\n2 workers: %.3f s with at most one thread working (%.3f s outside the search, %.3f s of the search with one "
               "worker busy, %.3f s with none), %.3f s with both\n",
-              serial, outside, b.one_busy, b.none_busy, both);
-  std::printf("serial fraction f = %.3f / %.3f = %.1f %%; Amdahl on 2 cores: 1 / (f + (1 - f)/2) = %.2f\n", serial, work,
-              100 * serial / work, work / (serial + both));
+              b.serial(), outside, b.one_busy, b.none_busy, b.search - starved);
+  std::printf("serial fraction f = %.1f %%; Amdahl on 2 cores: 1 / (f + (1 - f)/2) = %.2f\n", 100 * b.serial_fraction(), b.amdahl_speedup(2));
   // with one worker everything runs on one thread, so the share of the phases outside the search
-  // is a ratio within one run (load inflates them alike); serial = f1·CPU1, parallel = (1 − f1)·CPU1
-  const double f1 = (one.wall - a.search) / one.wall;
-  std::printf("1 worker: %.3f s outside the search, %.3f s of search (f1 = %.1f %%); CPU1 / (serial + parallel/2) = "
-              "1 / (f1 + (1 - f1)/2) = %.2f\n",
-              one.wall - a.search, a.search, 100 * f1, 1 / (f1 + (1 - f1) / 2));
+  // is a ratio within one run (load inflates them alike)
+  std::printf("1 worker: %.3f s outside the search, %.3f s of search (f1 = %.1f %%); 1 / (f1 + (1 - f1)/2) = %.2f\n", a.total - a.search,
+              a.search, 100 * a.serial_fraction(), a.amdahl_speedup(2));
 }
 
 }  // namespace
@@ -211,8 +207,64 @@ int small_bench() {
   return 0;
 }
 
+/// The up-front estimate (estimate_game, default limits) of the bench's games, with the work it
+/// spent and its CPU time (with the compilation, for a game below the limits), and for a game it
+/// refuses the CPU time of the refusal itself (a check that stops with GameTooLarge before
+/// searching). Each game is built afresh, so the mechanism's lazily filled step cache is paid as a
+/// first run pays it. The real entries of the games that fit
+/// are those of the table of the full run (bench/README.md).
+int estimate_bench() {
+  library::SparseVectorParams p;
+  p.r_threshold = Rational(1, 4);
+  p.r_query = Rational(1, 2);
+  struct Case {
+    std::string name;
+    std::function<Game()> make;
+    unsigned horizon;
+    Rational lambda;
+  };
+  std::vector<Case> cases;
+  // games that fit are compiled by the estimate (its second stage): the larger ones (svt-counter
+  // horizons 9–10, T = 32: 20–80 s of kernels) are left to the full table
+  for (unsigned h : {7u, 11u, 12u})
+    cases.push_back({"svt-counter lambda 16, horizon " + std::to_string(h), [p] { return library::svt_counter(p, {0, 1, 2}); }, h, 16});
+  for (unsigned height : {4u, 6u})
+    cases.push_back({"tree counter T = " + std::to_string(1u << height), [height] { return library::binary_tree_counter(height, Rational(1, 2)); },
+                     1u << height, Rational(2u << height)});
+  cases.push_back({"AboveThreshold, 16 queries", [p] { return library::above_threshold(p, -1, 1); }, 16, 16});
+  std::printf("load average before: %.2f\n\n| game | estimate | levels measured | products | compiled | over | CPU s of the estimate | CPU s of the refusal |\n"
+              "|---|---|---|---|---|---|---|---|\n", load_average());
+  for (const Case& c : cases) {
+    EngineOptions o;
+    o.horizon = c.horizon;
+    double c0 = process_cpu_seconds();
+    const GameSizeEstimate e = estimate_game(c.make(), o);
+    const double estimate_cpu = process_cpu_seconds() - c0;
+    std::string levels;
+    for (std::size_t t = 0; t < e.levels.size(); ++t) levels += (t ? " " : "") + std::to_string(e.levels[t]);
+    std::string refusal = "-";
+    if (!e.over.empty()) {
+      c0 = process_cpu_seconds();
+      try {
+        (void)check_approximate_dp(c.make(), c.lambda, 0, o);
+        refusal = "not refused";
+      } catch (const GameTooLarge&) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.3f", process_cpu_seconds() - c0);
+        refusal = buf;
+      }
+    }
+    std::printf("| %s | %llu | %s | %llu | %s | %s | %.3f | %s |\n", c.name.c_str(), static_cast<unsigned long long>(e.entries), levels.c_str(),
+                static_cast<unsigned long long>(e.products), e.compiled ? "yes" : "no", e.over.empty() ? "-" : e.over.c_str(), estimate_cpu,
+                refusal.c_str());
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
 int main(int argc, char** argv) {
   if (argc > 1 && std::strcmp(argv[1], "--small") == 0) return small_bench();
+  if (argc > 1 && std::strcmp(argv[1], "--estimate") == 0) return estimate_bench();
   bool quick = false, stats = false;
   for (int i = 1; i < argc; ++i) {
     quick = quick || std::strcmp(argv[i], "--quick") == 0;
@@ -260,9 +312,10 @@ int main(int argc, char** argv) {
       if (x.wall < a.wall) a = x;
       if (y.wall < b.wall) b = y;
     }
-    std::printf("\nwhere the time went (seconds; other = wall - the phases: the result, freeing the memo):\n\n"
-                "| workers | wall | CPU | estimate | compile | setup | search | other | tasks | us/task | busy | one busy | none busy |\n"
-                "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    std::printf("\nwhere the time went (seconds; other = the run's total - the phases: the root, reading the values; after = wall - "
+                "the run's total: freeing the memo)\n\n"
+                "| workers | wall | CPU | estimate | compile | setup | search | other | after | tasks | us/task | busy | one busy | none busy |\n"
+                "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     timings_row(1, a);
     timings_row(2, b);
     serial_fraction(a, b);

@@ -353,7 +353,13 @@ void families::hsv_s12_s14_filters_renyi_fdp(std::vector<Theorem>& out) {
        "Corrected recipe (THEOREMS.md D.12): q ∈ (1/2, 1) rational with E_q > e^{(α−1)ε′}, p = min{1/2, (e^{(α−1)ε} − 1)/(E_q − 1)}; "
        "ℓ copies with one exceptional have Φ_α = 1 + (E_q − 1)(1 − (1−p)^ℓ) → E_q.",
        "Exact moments at integer α with the engine on ℓ copies under parallel_composition (one exceptional), against the closed "
-       "form; the printed parameters' failure by certified evaluation (MPFI, escalating precision).",
+       "form; the printed parameters' failure by certified evaluation (MPFI, escalating precision). Not checked for every value "
+       "of a parameter (docs/parametric.md), for three reasons: the witness needs ℓ copies with ℓ growing without bound as "
+       "e^{(α−1)ε′} approaches E_q, so no one finite game covers the family, only a slice with α, q and ℓ fixed; on such a slice "
+       "the moment Φ_α = Σ P⁰^α P¹^{1−α} is a rational function of the free parameter p (or of γ = e^{(α−1)ε}) only for integer "
+       "α — for non-integer α it is not; and for integer α the parametric engine would need the Rényi backward induction "
+       "(THEOREMS.md B.4, maxima of sums of |m₀|^α|m₁|^{1−α}) over rational functions, which it does not have (it decides pure "
+       "and approximate DP).",
        "H9 (α = 2, q = 3/4, p = 3/8: 3/2, 29/16, 257/128); α = 3 with q = 3/4 and the corrected p; printed q at (α, ε′) = "
        "(2, 10) and (3, 5); random (q, λ) with the corrected p.",
        "Published text: Thm 13.5 says that for every 1 < α < ∞, ε ≥ 0, ε′ ≥ 0 the composition is not (α, ε′)-DP, with p = "

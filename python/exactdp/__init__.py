@@ -17,9 +17,11 @@ from .calibration import calibrate
 from .composition import delta_at, epsilon_at, renyi_at
 from .game import check, profile
 from .mechanism import Mechanism, canonical_name
+from .parametric import Expression, Parameter, library_spec, symbol
 from . import noise, plot, testing
 
 __all__ = ["Error", "Mechanism", "MechanismSpec", "PrivacyLoss", "PrivacyProfile", "TradeOff", "audit", "canonical_name",
            "check", "compose", "delta_at", "epsilon_at", "grid_bracket", "max_ratio", "noise", "parse_mechanism_spec", "profile", "plot", "renyi_moment",
            "Session", "testing"]
 __all__ += ["calibrate", "renyi_at"]
+__all__ += ["Expression", "Parameter", "library_spec", "symbol"]

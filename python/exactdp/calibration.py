@@ -52,7 +52,7 @@ def _level(level):
 
 def calibrate(family, epsilon, delta, times=1, sampling_rate=None, relative_width="1/1000", witness="epsilon",
               max_levels=200, digits=10, grid_resolution=1024, grid_points=40000, max_memory=1 << 30,
-              refine_grid_points=_limits.max_grid_point_budget):
+              refine_grid_points=_limits.max_grid_point_budget, direction="both"):
     """The least noise of ``family`` ("gauss", "laplace", "dlaplace", "rr", "krr:k=K", optionally with fixed
     keys such as "gauss:sensitivity=2") for which ``times`` uses, each Poisson-subsampled at
     ``sampling_rate`` (add/remove), are (``epsilon``, ``delta``)-DP: a certified bracket (see the module
@@ -62,14 +62,17 @@ def calibrate(family, epsilon, delta, times=1, sampling_rate=None, relative_widt
     resolution and precision) until decided or the budget reaches ``refine_grid_points``
     (``exactdp._core.limits.min_grid_point_budget`` … ``max_grid_point_budget``; at most
     ``grid_points``: no refinement). The report says why the search stopped (``stop_reason``).
+    ``direction``: ``"both"`` (add/remove, the default) or ``"replace"`` (replace-one: each level is judged on
+    its replace-one pair, additive noise at twice the sensitivity, randomized response as it is; refused with
+    a ``sampling_rate`` below 1; accounting/replace_one.hpp); ``target["neighbouring"]`` says which.
     Raises ``exactdp.Error`` (a ValueError) naming the field on bad input or a refused family.
     """
     text = _calibrate_json(family, _exact(epsilon, "epsilon"), _exact(delta, "delta"), _exact(times, "times"),
                            _exact(sampling_rate, "sampling_rate"), _exact(relative_width, "relative_width"), witness,
-                           max_levels, digits, grid_resolution, grid_points, max_memory, refine_grid_points)
+                           max_levels, digits, grid_resolution, grid_points, max_memory, refine_grid_points, direction)
     report = json.loads(text)
     out = dict(report)
-    out["target"] = {k: (v if k == "times" else Fraction(v)) for k, v in report["target"].items()}
+    out["target"] = {k: (v if k in ("times", "neighbouring") else Fraction(v)) for k, v in report["target"].items()}
     out["relative_width"] = Fraction(report["relative_width"])
     out["meets"] = _level(report["meets"])
     out["fails"] = _level(report["fails"])

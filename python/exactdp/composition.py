@@ -31,7 +31,8 @@ every epsilon; Poisson-subsampled at rate q, delta = q), sampling probability 0,
 only zero sensitivities a pair of identical laws (delta = 0). ``DiscreteLaplaceDpEvent(a, S)`` is
 ``dlaplace:a=a,sensitivity=S`` (r = e^-a, an (a*S)-DP mechanism), ``MixtureOfGaussiansDpEvent`` with
 one non-zero sensitivity c the Gaussian of sensitivity c Poisson-subsampled at the probability of c,
-with several the Gaussian mixture (one use: a certified closed form, bounds/gaussian_mixture.hpp);
+with several the Gaussian mixture (one use: a certified closed form, bounds/gaussian_mixture.hpp;
+several uses, alone or with Gaussian and Laplace mechanisms: the grid bracket, refined for ``relative_width``);
 its probabilities are divided by their exact sum (dp-accounting accepts sums within math.isclose of 1).
 
 Directions. ``direction="both"`` (the default) is max(H(P||Q), H(Q||P)), the add-or-remove-one
@@ -39,12 +40,17 @@ profile; ``"remove"`` is H(P||Q) and ``"add"`` H(Q||P), with P the law when the 
 (for a Poisson-subsampled Gaussian, P = q*N(1, s^2) + (1-q)*N(0, s^2), Q = N(0, s^2)): dp-accounting's
 ``pmf_remove`` and ``pmf_add`` (src/exactdp/divergence/direction.hpp, docs/composition.md).
 A pair ``(P, Q)`` is taken in that orientation. ``epsilon`` may be negative in ``delta_at``.
+``direction="replace"`` asks replace-one neighbouring instead: each mechanism is replaced by its
+replace-one pair as the library defines it (src/exactdp/accounting/replace_one.hpp: additive noise at
+twice the sensitivity, randomized response and RandomizedResponseDpEvent as they are), whose directions
+coincide; Poisson subsampling (a ``sampling_rate`` or a PoissonSampledDpEvent with probability in (0, 1)),
+pairs and Gaussian mixtures are refused with the reason (``exactdp.Error``, field "direction").
 """
 import math
 from fractions import Fraction
 
 from ._core import Error, PrivacyLoss, PrivacyProfile, parse_mechanism_spec
-from ._core import _composition_of, default_memory_budget
+from ._core import _composition_of, _replace_one_components, default_memory_budget
 from ._core import grid_bracket as _grid_bracket
 
 _PRECISIONS = (128, 512, 2048)
@@ -93,7 +99,7 @@ def _event_components(event, times, rate=None):
         return out
     degenerate = _degenerate(event)
     if degenerate is not None:
-        return [(_degenerate_pair(degenerate, rate), times, None)]
+        return [(_DEGENERATE_SPECS[degenerate], times, rate)]
     if name == "PoissonSampledDpEvent":
         if rate is not None:
             raise Error("PoissonSampledDpEvent: nested Poisson sampling is not supported")
@@ -131,6 +137,10 @@ def _event_components(event, times, rate=None):
             raise Error(f"RandomizedResponseDpEvent: noise_parameter={event.noise_parameter!r}, num_buckets={k!r}: "
                         "need 0 < noise_parameter <= 1 and num_buckets >= 2")
         return [(f"krr:k={k},lambda={_q((k * (1 - p) + p) / p)}", times, rate)]
+    if name == "TruncatedSubsampledGaussianDpEvent":
+        raise Error("TruncatedSubsampledGaussianDpEvent is not modelled by design: its worst case depends on the other "
+                    "records sampled (no single pair), and dp-accounting's PLD for it is an upper bound built with a "
+                    "replace-one subsampled Gaussian, not a pair's exact privacy (docs/acceptance.md)")
     raise Error(f"DpEvent of type {name} is not supported; supported: GaussianDpEvent, LaplaceDpEvent, "
                 "RandomizedResponseDpEvent, PoissonSampledDpEvent, SelfComposedDpEvent, ComposedDpEvent")
 
@@ -173,13 +183,11 @@ def _degenerate(event):
     return None
 
 
-def _degenerate_pair(kind, rate):
-    """The exact pair of a degenerate event, Poisson-subsampled at ``rate`` (add/remove):
-    (qP + (1-q)Q, Q) of the disjoint pair P = point x, Q = point y is ((q, 1-q), (0, 1))."""
-    if kind == "identical":
-        return PrivacyLoss.from_masses([(1, 1)])
-    q = Fraction(1) if rate is None else Fraction(rate)
-    return PrivacyLoss.from_masses([(q, 0), (1 - q, 1)] if q != 1 else [(1, 0), (0, 1)])
+#: The library mechanisms whose pairs the degenerate events' are: RR_{0,1} (lambda = 1, delta = 1) is
+#: the pair of disjoint laws, k-ary RR with one bucket the pair of identical laws. Specs rather than
+#: pairs, so that the library also answers their Poisson subsampling (the add/remove pair
+#: (qP + (1-q)Q, Q), here ((q, 1-q), (0, 1))) and their replace-one pair (the same pair again).
+_DEGENERATE_SPECS = {"disjoint": "rr:lambda=1,delta=1", "identical": "krr:k=1,lambda=1"}
 
 
 def _is_pair(what):
@@ -232,6 +240,18 @@ def _narrow(value, relative_width):
     return relative_width is None or hi == math.inf or hi - lo <= Fraction(relative_width) * hi
 
 
+def _replace_one(comps, sampling_rate):
+    """The replace-one question of (what, times, rate | mixture text | None) components, Poisson-subsampled
+    at ``sampling_rate`` on top: each mechanism's replace-one spec, decided and refused (subsampling, pairs,
+    mixtures) by the library (accounting/replace_one.hpp), asked in the direction "both" afterwards."""
+    if sampling_rate is not None:
+        rate = Fraction(_exact(sampling_rate, "sampling_rate"))
+        comps = [(s, k, r if isinstance(r, str) else (rate if r is None else r * rate)) for s, k, r in comps]
+    tuples = [(s, k, None if r is None else (r if isinstance(r, str) else f"{r.numerator}/{r.denominator}"))
+              for s, k, r in comps]
+    return _merge(_replace_one_components(tuples))
+
+
 def _solve(what, times, delta, epsilon, sampling_rate, relative_width, max_memory, direction="both"):
     want_epsilon = delta is not None
     key = "epsilon" if want_epsilon else "delta"
@@ -242,14 +262,19 @@ def _solve(what, times, delta, epsilon, sampling_rate, relative_width, max_memor
         if not 0 < relative_width < 1:
             raise Error(f"relative_width: {relative_width} must lie in (0, 1)")
     comps = _merge(_components(what, times))
+    if direction == "replace":
+        comps, sampling_rate, direction = _replace_one(comps, sampling_rate), None, "both"
     mixtures = [c for c in comps if isinstance(c[2], str)]
     if mixtures:
         # a Gaussian mixture with several sensitivities: one use has a certified closed form
-        # (bounds/gaussian_mixture.hpp); compositions of it are not built
-        if len(comps) != 1 or comps[0][1] != 1 or sampling_rate is not None:
-            raise Error("MixtureOfGaussiansDpEvent: a Gaussian mixture with several non-zero sensitivities is answered for "
-                        "one use alone (not composed, repeated or Poisson-sampled)")
-        return _planned(comps, want_epsilon, at, relative_width, max_memory, direction)
+        # (bounds/gaussian_mixture.hpp); compositions of it (with each other, Gaussian and Laplace
+        # mechanisms) the planner's grid bracket
+        if sampling_rate is not None:
+            raise Error("MixtureOfGaussiansDpEvent: a Gaussian mixture with several non-zero sensitivities cannot be "
+                        "Poisson-sampled again")
+        if len(comps) == 1 and comps[0][1] == 1:
+            return _planned(comps, want_epsilon, at, relative_width, max_memory, direction)
+        return _grid_planned(comps, want_epsilon, at, relative_width, max_memory, direction)
     if sampling_rate is not None:
         rate = Fraction(_exact(sampling_rate, "sampling_rate"))
         comps = [(s, k, rate if r is None else r * rate) for s, k, r in comps]
@@ -320,17 +345,41 @@ def _planned(components, want_epsilon, at, relative_width, max_memory, direction
     raise Error(f"relative_width: the planner's route ({out['route']}) gives {out[key]}, wider than {relative_width}")
 
 
+def _grid_planned(components, want_epsilon, at, relative_width, max_memory, direction):
+    """The planner's grid bracket for (spec, times, rate | mixture text) components at resolutions 32, 64,
+    ... up to _MAX_GRID_RESOLUTION, intersected (each encloses the true value, so their intersection
+    does), until ``relative_width`` is met or the finest grid."""
+    key = "epsilon" if want_epsilon else "delta"
+    resolution, value, out = 32, None, None
+    while True:
+        out = _composition_of(components, delta=at if want_epsilon else None, epsilon=None if want_epsilon else at,
+                              max_memory=max_memory, direction=direction, grid=True, grid_resolution=resolution)
+        lo, hi = out[key]
+        value = (lo, hi) if value is None else (max(value[0], lo), min(value[1], hi))
+        if _narrow(value, relative_width) or relative_width is None or resolution >= _MAX_GRID_RESOLUTION:
+            break
+        resolution *= 2
+    out[key] = value
+    out["resolution"] = resolution
+    return out
+
+
 def renyi_at(what, times=1, alpha=None, sampling_rate=None, direction="both", precision=128):
     """The Renyi divergence of order ``alpha`` > 1 (exact: Fraction, int or string) of ``times`` uses of
     ``what`` (as for :func:`epsilon_at`), certified: ``(lo, hi)``, ``(inf, inf)`` for +inf. Divergences add
     per direction; a Poisson-subsampled Gaussian is certified at every order (a binomial sum at integer
     orders, MTZ19; between them an enclosure from convexity, bounds/subsampled_renyi.hpp), its add
-    direction refused; a subsampled Laplace mechanism in the remove direction only."""
+    direction refused; a subsampled Laplace mechanism in the remove direction only; a subsampled pair with
+    certified masses (dlaplace by a or epsilon, rr/krr by epsilon, truncated dgauss) in both directions at
+    every order (the finite sum over its atoms, amplification/subsampled_loss.hpp). ``direction="replace"``:
+    the replace-one pairs (module doc)."""
     if alpha is None:
         raise TypeError("renyi_at: alpha is required")
     from ._core import _composed_renyi
     a = Fraction(_exact(alpha, "alpha"))
     comps = _merge(_components(what, times))
+    if direction == "replace":
+        comps, sampling_rate, direction = _replace_one(comps, sampling_rate), None, "both"
     if sampling_rate is not None:
         rate = Fraction(_exact(sampling_rate, "sampling_rate"))
         if any(isinstance(r, str) for _, _, r in comps):
@@ -380,7 +429,7 @@ def epsilon_at(what, times=1, delta=None, sampling_rate=None, relative_width=Non
     (add/remove) every component: one Gaussian or Laplace mechanism (grid bracket), or pairs and mechanisms with exact tables. ``relative_width`` asks for hi - lo <= width * hi
     (more working precision, or a finer grid). With ``explain=True`` the planner's record comes back:
     ``{'route', 'reason', 'epsilon': (lo, hi), ...}``. ``direction``: ``"both"`` (default, the max),
-    ``"remove"`` H(P||Q) or ``"add"`` H(Q||P) (module doc).
+    ``"remove"`` H(P||Q), ``"add"`` H(Q||P), or ``"replace"`` (replace-one neighbours; module doc).
     """
     if delta is None:
         raise TypeError("epsilon_at: delta is required")

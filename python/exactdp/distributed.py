@@ -277,6 +277,46 @@ def thread_settings():
     return f"{cpus} CPUs"
 
 
+#: Dask settings of the executor's own LocalCluster. None changes a result; each is measured by
+#: bench/dask_audit.py (docs/scaling.md, "What a worker costs").
+_LOCAL_CLUSTER_CONFIG = {
+    # the scheduler (in this process) hands a worker its next task only when the worker is free
+    # (Dask's default, 1.1, sends one ahead): the queue stays ordered by priority
+    "distributed.scheduler.worker-saturation": 1.0,
+    # The workers inherit this process's environment as it is, without the variables Dask sets
+    # before it spawns a worker:
+    # * the thread counts of numerical libraries (Dask pins OpenBLAS, MKL and OpenMP to one thread):
+    #   a float a task computes, such as an accountant's claim, can depend on how many threads
+    #   split a sum, and a task must compute what it computes in a serial run;
+    # * MALLOC_TRIM_THRESHOLD_=65536: setting it turns off glibc's sliding mmap threshold, so every
+    #   block above 128 KiB (numpy's arrays in the accountants' convolutions) is a fresh mmap whose
+    #   pages fault in zeroed, and is unmapped when freed. A loop of FFTs over 2^16 points took 2.8
+    #   times the CPU in a worker with it; the accountants' claims 30-38 % more than serially.
+    "distributed.nanny.pre-spawn-environ": {},
+    # no statistical profiling of the tasks (a stack sample every 10 ms, for the dashboard only)
+    "distributed.worker.profile.enabled": False,
+    # Every server (scheduler, nannies, workers, client) wakes every 20 ms to time its event loop
+    # (to warn when it is blocked) and every 0.5 s to sample the process's CPU, memory and network
+    # for the dashboard: an idle 2-worker cluster spent 1.7 s of CPU a minute in this process and
+    # 1 s in each worker, 0.5 s and 0.2 s with these. The memory limit is still watched every
+    # 100 ms (distributed.worker.memory.monitor-interval).
+    "distributed.admin.tick.interval": "1s",
+    "distributed.admin.system-monitor.interval": "5s",
+}
+
+
+def _local_cluster(n_workers, memory_limit):
+    """A LocalCluster of ``n_workers`` single-thread processes with ``_LOCAL_CLUSTER_CONFIG``."""
+    import logging
+
+    import dask
+    from distributed import LocalCluster
+
+    with dask.config.set(_LOCAL_CLUSTER_CONFIG):
+        return LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True, memory_limit=memory_limit,
+                            dashboard_address=":0", silence_logs=logging.ERROR)
+
+
 class Executor:
     """Runs lists of independent tasks serially, on a LocalCluster or on a running cluster.
 
@@ -298,32 +338,16 @@ class Executor:
             self._client = scheduler  # a distributed.Client
         elif scheduler != SERIAL:
             try:
-                from distributed import Client, LocalCluster
+                from distributed import Client
             except ImportError as e:
                 raise ImportError("running on Dask needs dask.distributed: pip install 'exactdp[distributed]' "
                                   "(or pass --serial)") from e
             if scheduler is None:
-                import logging
-
-                import dask
-
-                # the scheduler (in this process) hands a worker its next task only when the worker is
-                # free (Dask's default, 1.1, sends one ahead): the queue stays ordered by priority.
-                # The workers inherit this process's thread settings of numerical libraries (Dask's
-                # default pins OpenBLAS, MKL and OpenMP to one thread): a float a task computes, such
-                # as an accountant's claim, can depend on how many threads split a sum, and a task
-                # must compute what it computes here.
-                environ = {k: v for k, v in dask.config.get("distributed.nanny.pre-spawn-environ", {}).items()
-                           if k not in _THREAD_VARIABLES}
-                # Also: no statistical profiling of the tasks (a stack sample every 10 ms, for the
-                # dashboard only).
-                with dask.config.set({"distributed.scheduler.worker-saturation": 1.0,
-                                      "distributed.nanny.pre-spawn-environ": environ,
-                                      "distributed.worker.profile.enabled": False}):
-                    self._cluster = LocalCluster(n_workers=n_workers or os.cpu_count() or 1, threads_per_worker=1,
-                                                 processes=True, memory_limit=memory_limit, dashboard_address=":0",
-                                                 silence_logs=logging.ERROR)
+                self._cluster = _local_cluster(n_workers or os.cpu_count() or 1, memory_limit)
                 self._client = Client(self._cluster)
+                from ._dask_worker import FreezeDaskHeap
+
+                self._client.register_plugin(FreezeDaskHeap())
             else:
                 self._client = Client(scheduler, timeout="30s")
             self._own_client = True
@@ -334,6 +358,8 @@ class Executor:
         #: CPU seconds of each task's thread, and the id of the process it ran in (timings only)
         self.cpu_seconds = {}
         self.process = {}
+        #: the parameters of each task run, by key (what the timings above are about)
+        self.params = {}
         #: for each call of run(), the keys of the tasks it ran (not those read from the results file)
         self.batches = []
         self._placement = {}  # affinity -> worker address
@@ -465,6 +491,7 @@ class Executor:
 
     def _finish(self, task, ok, value, timing):
         self.seconds[task.key], self.cpu_seconds[task.key], self.process[task.key] = timing or (None, None, None)
+        self.params[task.key] = task.params
         if not ok:
             value = TaskError(task.key, task.params, *value)
             self._log(str(value))

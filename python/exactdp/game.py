@@ -19,12 +19,17 @@ import os
 from decimal import Decimal
 from fractions import Fraction
 
-from ._core import _check_spec_json, _check_spec_text_json, _profile_spec_json, _profile_spec_text_json
+from . import _core
+from ._core import Error, _check_spec_json, _check_spec_text_json, _profile_spec_json, _profile_spec_text_json
 from .mechanism import Mechanism
+from .parametric import Expression, parameter_of, spec_text
 
 
 def _text(x, field):
     """An exact number as the text the C++ side parses; floats are refused (they are binary approximations)."""
+    if isinstance(x, Expression):
+        raise Error(f'field "{field}": value "{x}": an expression in {x.parameter.name}; pass for_all={x.parameter.name} '
+                    f"(check) or parametric=True (profile) to decide it for every {x.parameter.name}")
     if isinstance(x, bool) or isinstance(x, float):
         raise TypeError(f"{field}: pass a Fraction, an int or a string such as '0.1', not {type(x).__name__}")
     if isinstance(x, Fraction):
@@ -53,11 +58,21 @@ def _convert(entry, keys):
     return entry
 
 
-def profile(spec, lambdas=(), deltas=(), alphas=(), horizon=None, max_nodes=None, adversary="adaptive", threads=0):
+def profile(spec, lambdas=(), deltas=(), alphas=(), horizon=None, max_nodes=None, adversary="adaptive", threads=0, parametric=False,
+            cross_check=True):
     """The worst case over every adversary up to the horizon, as ``exactdp profile SPEC --json``.
 
-    ``spec`` is a spec file's path or an ``exactdp.Mechanism`` (its ``to_spec()`` text goes through
-    the same parser and engine).
+    ``spec`` is a spec file's path, an ``exactdp.Mechanism`` (its ``to_spec()`` text goes through
+    the same parser and engine) or a spec dict (``exactdp.library_spec``; Fractions and expressions
+    are written exactly).
+
+    ``parametric=True`` (``exactdp profile SPEC --parametric``): for a mechanism with a parameter
+    (``exactdp.symbol``), the worst pure ratio — or, with one entry in ``lambdas`` (a number or an
+    expression in the parameter), the worst delta(lambda) — as a piecewise function of the
+    parameter: ``"pieces"`` with exact ends (a ``Fraction``, or an algebraic number as a dict with
+    its ``"polynomial"`` and isolating ``"interval"``), ``"ratio"`` or ``"delta"`` as an
+    ``exactdp.Expression``, a rational ``"sample"`` of each piece. ``cross_check``: the numeric
+    engine at every piece's sample must agree (it is an error otherwise).
 
     ``lambdas``: values of lambda = e^epsilon (>= 1) at which to report delta (entries of ``"at"``);
     ``deltas``: values of delta for the least lambda (``"least_lambda"``); ``alphas``: Renyi orders
@@ -67,6 +82,11 @@ def profile(spec, lambdas=(), deltas=(), alphas=(), horizon=None, max_nodes=None
     larger than ``max_nodes`` belief pairs (default: the engine's own limit). ``threads``: workers of
     the search (0: all cores); the result does not depend on it.
     """
+    if parametric:
+        if deltas or alphas or adversary != "adaptive":
+            raise TypeError("profile(parametric=True) takes lambdas (one expression at most) and horizon only")
+        return _profile_for_all(spec, list(lambdas), horizon, cross_check)
+    _refuse_parametric_spec(spec, "profile")
     lambdas = [_text(x, "lambdas") for x in lambdas]
     deltas = [_text(x, "deltas") for x in deltas]
     alphas = [_text(x, "alphas") for x in alphas]
@@ -76,6 +96,9 @@ def profile(spec, lambdas=(), deltas=(), alphas=(), horizon=None, max_nodes=None
     if isinstance(spec, Mechanism):
         text = _profile_spec_text_json(spec._for_horizon(horizon), _source(spec), lambdas, deltas, alphas, horizon or 0,
                                        adversary=adversary, **limits)
+    elif isinstance(spec, dict):
+        text = _profile_spec_text_json(spec_text(spec), _dict_source(spec), lambdas, deltas, alphas, horizon or 0, adversary=adversary,
+                                       **limits)
     else:
         text = _profile_spec_json(os.fspath(spec), lambdas, deltas, alphas, horizon or 0, adversary=adversary, **limits)
     r = json.loads(text)
@@ -94,11 +117,22 @@ def profile(spec, lambdas=(), deltas=(), alphas=(), horizon=None, max_nodes=None
 
 
 def check(spec, lam=None, epsilon=None, delta=0, horizon=None, max_nodes=None, threads=0, max_precision=4096,
-          adversary="adaptive"):
+          adversary="adaptive", for_all=None, cross_check=True):
     """Decides "(epsilon, delta)-DP against every adaptive adversary up to the horizon", as ``exactdp check``.
 
-    ``spec`` is a spec file's path or an ``exactdp.Mechanism`` (its ``to_spec()`` text goes through
-    the same parser and engine). Give the claim as ``lam`` (lambda = e^epsilon, exact) or
+    ``spec`` is a spec file's path, an ``exactdp.Mechanism`` (its ``to_spec()`` text goes through
+    the same parser and engine) or a spec dict (``exactdp.library_spec``).
+
+    ``for_all`` (the symbol, or its name): decides the claim for **every** value of the mechanism's
+    parameter (``exactdp check SPEC --for-all r``); ``lam`` and ``delta`` may then be expressions in
+    it. The report has ``"verdict"`` ("holds" for every value, or "refuted"), ``"pieces"`` (the
+    certified partition of the range, each with ``"holds"``), ``"failing"`` (the exact sub-ranges
+    where the claim fails, each with the numeric witness at a rational ``"samples"`` point) and,
+    for an approximate claim, ``"worst_delta"`` (delta as a piecewise function). Ends of pieces are
+    ``Fraction``s or algebraic numbers (dicts with ``"polynomial"`` and an isolating
+    ``"interval"``). ``cross_check``: the numeric engine also confirms every holding piece's sample.
+
+    Otherwise, give the claim as ``lam`` (lambda = e^epsilon, exact) or
     ``epsilon`` (a real epsilon is decided through rational lambdas on either side of e^epsilon).
     Returns a dict with ``verdict`` ("holds", "refuted" or "undecided"; docs/verdicts.md), the exact
     ``delta`` reached (and ``delta_forward``, ``delta_backward``), ``horizon``, for an undecided claim
@@ -107,8 +141,140 @@ def check(spec, lam=None, epsilon=None, delta=0, horizon=None, max_nodes=None, t
     command line's rendering). ``adversary`` is the class of adversaries, as ``exactdp check --adversary``:
     "adaptive" (default), "oblivious" or "sequential" (compositions).
     """
+    if for_all is not None:
+        if epsilon is not None:
+            raise Error('field "epsilon": for every value of a parameter, write the claim as lam (lambda = e^epsilon as a '
+                        "function of the parameter)")
+        return _check_for_all(spec, lam, delta, horizon, for_all, cross_check, adversary)
+    _refuse_parametric_spec(spec, "check")
     return _check(spec, lam, epsilon, delta, horizon, max_nodes, minimal=False, threads=threads, max_precision=max_precision,
                   adversary=adversary)
+
+
+# ------------------------------------------------------------------ for every value of a parameter
+
+def _dict_source(spec):
+    return f"<spec {spec.get('name', 'dict')!r}>"
+
+
+def _parameter_of_spec(spec):
+    """The parameter of a Mechanism or spec dict built with a symbol, else None (files are read by C++)."""
+    if isinstance(spec, Mechanism):
+        return spec.parameter
+    if isinstance(spec, dict):
+        return parameter_of(spec)
+    return None
+
+
+def _refuse_parametric_spec(spec, kind):
+    """A numeric check or profile of a mechanism built with a symbol: an error that says what to pass."""
+    p = _parameter_of_spec(spec)
+    if p is not None:
+        how = f"for_all={p.name}" if kind == "check" else "parametric=True"
+        raise Error(f'field "spec": the mechanism has a parameter {p.name} in {p}: pass {how} to decide for every value of '
+                    f"{p.name}, or build it with a number in place of the symbol")
+
+
+def _parametric_source(spec, horizon):
+    """(spec, is_text, source) for the C++ side."""
+    if isinstance(spec, Mechanism):
+        return spec._for_horizon(horizon), True, _source(spec)
+    if isinstance(spec, dict):
+        return spec_text(spec), True, _dict_source(spec)
+    return os.fspath(spec), False, os.fspath(spec)
+
+
+def _expression_text(x, field, parameter):
+    if x is None:
+        return ""
+    if isinstance(x, Expression):
+        if parameter is not None and x.parameter != parameter:
+            raise Error(f'field "{field}": value "{x}": an expression in {x.parameter.name} in {x.parameter}, but the mechanism\'s '
+                        f"parameter is {parameter.name} in {parameter}")
+        return x.text
+    return _text(x, field)
+
+
+def _algebraic(a):
+    """{"rational": "p/q"} -> Fraction; an algebraic number keeps its dict, with the interval as Fractions."""
+    if "rational" in a:
+        return Fraction(a["rational"])
+    out = dict(a)
+    out["interval"] = tuple(Fraction(x) for x in a["interval"])
+    out["polynomial"] = [int(c) for c in a["polynomial"]]
+    return out
+
+
+def _convert_piece(piece, parameter, functions):
+    for end in ("lower", "upper"):
+        if end in piece:
+            piece[end] = _algebraic(piece[end])
+    for key in ("sample", "ratio_at_sample", "delta_at_sample"):
+        if piece.get(key) is not None:
+            piece[key] = _number(piece[key])
+    if "samples" in piece:
+        piece["samples"] = [Fraction(x) for x in piece["samples"]]
+    for key in functions:
+        if key in piece:
+            piece[key] = math.inf if piece[key] == "inf" else Expression(piece[key], parameter)
+    return piece
+
+
+def _for_all_parameter(spec, r):
+    """The parameter of r's report: the symbol's (with its range) or, for a spec file, the declared one."""
+    from .parametric import Parameter
+
+    got = r["range"]
+    return Parameter(r["parameter"], Fraction(got["lower"]), Fraction(got["upper"]), bool(got["lower_open"]), bool(got["upper_open"]))
+
+
+def _check_for_all(spec, lam, delta, horizon, for_all, cross_check, adversary):
+    parameter = _parameter_of_spec(spec)
+    name = for_all.parameter.name if isinstance(for_all, Expression) else for_all
+    if not isinstance(name, str):
+        raise TypeError("for_all: pass the symbol (exactdp.symbol) or its name")
+    if isinstance(for_all, Expression) and parameter is not None and for_all.parameter != parameter:
+        raise Error(f'field "for_all": value "{for_all}": the mechanism\'s parameter is {parameter.name} in {parameter}')
+    if lam is None:
+        raise Error('field "lam": a claim for every value needs lam, an expression in the parameter (lambda = e^epsilon)')
+    text, is_text, source = _parametric_source(spec, horizon)
+    lam_text = _expression_text(lam, "lam", parameter)
+    delta_text = "" if (not isinstance(delta, Expression) and delta == 0) else _expression_text(delta, "delta", parameter)
+    r = json.loads(_core._check_for_all_json(text, is_text, source, name, lam_text, delta_text, horizon or 0, bool(cross_check),
+                                             str(adversary)))
+    p = _for_all_parameter(spec, r)
+    r["claim"] = {k: Expression(v, p) for k, v in r["claim"].items()}
+    for piece in r.get("pieces", []):
+        _convert_piece(piece, p, ())
+    for f in r.get("failing", []):
+        _convert_piece(f, p, ())
+        w = f.get("witness")
+        if w is not None:
+            _convert(w, ("delta", "delta_forward", "delta_backward", "lambda_used", "parameter_value"))
+            if "witness" in w:
+                _convert(w["witness"], ("lambda", "delta", "probability_world0", "probability_world1"))
+    for piece in r.get("worst_delta", []):
+        _convert_piece(piece, p, ("delta", "delta_forward", "delta_backward"))
+    for c in r.get("cross_checks", []) + r.get("delta_checks", []):
+        _convert(c, ("value", "lambda", "delta_forward", "delta_backward"))
+    return r
+
+
+def _profile_for_all(spec, lambdas, horizon, cross_check):
+    parameter = _parameter_of_spec(spec)
+    if len(lambdas) > 1:
+        raise Error(f'field "lambdas": value "{lambdas[1]}": with parametric=True, give one lambda (an expression in the parameter)')
+    lam_text = _expression_text(lambdas[0], "lambdas", parameter) if lambdas else ""
+    text, is_text, source = _parametric_source(spec, horizon)
+    r = json.loads(_core._profile_for_all_json(text, is_text, source, lam_text, horizon or 0, bool(cross_check)))
+    p = _for_all_parameter(spec, r)
+    if "lambda" in r:
+        r["lambda"] = Expression(r["lambda"], p)
+    for piece in r.get("pieces", []):
+        _convert_piece(piece, p, ("ratio", "delta", "delta_forward", "delta_backward"))
+    for c in r.get("cross_checks", []):
+        _convert(c, ("value", "lambda", "delta_forward", "delta_backward"))
+    return r
 
 
 def _source(mechanism):
@@ -131,6 +297,9 @@ def _check(spec, lam, epsilon, delta, horizon, max_nodes, minimal, threads=0, ma
     claim = ("" if lam is None else _text(lam, "lam"), "" if epsilon is None else _text(epsilon, "epsilon"), _text(delta, "delta"))
     if isinstance(spec, Mechanism):
         text = _check_spec_text_json(spec._for_horizon(horizon), _source(spec), *claim, horizon or 0, minimal=minimal,
+                                     max_precision=int(max_precision), adversary=str(adversary), **_limits(max_nodes, threads))
+    elif isinstance(spec, dict):
+        text = _check_spec_text_json(spec_text(spec), _dict_source(spec), *claim, horizon or 0, minimal=minimal,
                                      max_precision=int(max_precision), adversary=str(adversary), **_limits(max_nodes, threads))
     else:
         text = _check_spec_json(os.fspath(spec), *claim, horizon or 0, minimal=minimal, max_precision=int(max_precision),

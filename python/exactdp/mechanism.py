@@ -31,7 +31,10 @@ and ``Fraction(1)``) are one value. Floats are refused: ``0.1`` is a binary appr
 
 **Probabilities** are ``Fraction``, ``int`` or exact strings (``"1/3"``, ``"0.25"``, ``"1e-3"``);
 a float, a negative number or a law that does not sum to exactly 1 is an ``exactdp.Error`` that
-names the state, the message and the value.
+names the state, the message and the value. A probability may also be an expression in one
+parameter (``exactdp.symbol``, exactdp/parametric.py): the law must then sum to 1 identically,
+the spec declares the parameter, and ``exactdp.check(m, lam=..., for_all=r)`` decides a claim for
+every value of it (non-negativity on the whole range is checked there, with a value where it fails).
 """
 import dataclasses
 import enum
@@ -45,6 +48,7 @@ from fractions import Fraction
 
 from ._core import Error
 from ._core import limits as _limits
+from .parametric import Expression
 
 __all__ = ["Mechanism", "canonical_name"]
 
@@ -190,6 +194,9 @@ def _probability(p, where, field):
         kind = "a bool" if isinstance(p, bool) else "a float (a binary approximation)"
         raise _error(where, field, _short(p), f"the probability is {kind}; write it as a Fraction, an int or an exact "
                                               "string such as '1/3' or '0.25'")
+    if isinstance(p, Expression):
+        raise _error(where, field, str(p), f"an expression in {p.parameter.name} is allowed in the rows of a step's law only; "
+                                           "initial laws are numbers (docs/parametric.md)")
     if isinstance(p, Fraction):
         q = p
     elif isinstance(p, numbers.Rational):
@@ -288,6 +295,7 @@ class Mechanism:
         self._neighbours, relation_messages = _read_neighbours(o["neighbours"], name, self._message_names)
         self.messages = _read_messages(o["messages"], relation_messages, name, self._message_names)
         self._initial = _read_initial(o["initial"], self._neighbours, name, self._state_names)
+        self.parameter = None  # the parameter of expression probabilities (exactdp.symbol), if any
         self._explore(horizon)
         self._spec = None
 
@@ -380,9 +388,26 @@ class Mechanism:
         answer_name, state_name = self._answer_names.by_value.get, self._state_names.by_value.get
         entries = []
         numerators, denominator, same_denominator = 0, None, True
+        symbolic = None
         for key, p in law.items():
             if type(key) is not tuple or len(key) != 2:
                 raise _error(name, where(), _short(key), "each key of the law is a pair (answer, next_state)")
+            if isinstance(p, Expression):
+                if self.parameter is None:
+                    self.parameter = p.parameter
+                elif p.parameter != self.parameter:
+                    raise _error(name, f"{where()}[{_short(key)}]", str(p),
+                                 f"an expression in {p.parameter.name} in {p.parameter}, but the mechanism's other probabilities are "
+                                 f"in {self.parameter.name} in {self.parameter}: one parameter per mechanism (this version)")
+                if p.is_constant():
+                    p = Fraction(p.text)
+                else:
+                    symbolic = p if symbolic is None else symbolic + p
+                    answer, nxt = key
+                    a = self._answer_names(answer, where() + " answer")
+                    n = self._state_names(nxt, where() + " next state")
+                    entries.append((a, n, answer, nxt, p))
+                    continue
             q = p if type(p) is Fraction else _probability(p, name, f"{where()}[{_short(key)}]")
             num, den = q.numerator, q.denominator  # a Fraction keeps its sign in the numerator
             if num < 0:
@@ -406,11 +431,16 @@ class Mechanism:
                 a = self._answer_names(answer, where() + " answer")
                 n = self._state_names(nxt, where() + " next state")
             entries.append((a, n, answer, nxt, q))
-        if same_denominator and denominator is not None:
+        if symbolic is not None:
+            total = sum((q for _, _, _, _, q in entries if not isinstance(q, Expression)), Fraction(0)) + symbolic
+            if total != 1:
+                raise _error(name, where(), str(total),
+                             f"the probabilities of a step must sum to 1 for every {total.parameter.name} (identically)")
+        elif same_denominator and denominator is not None:
             total = Fraction(numerators, denominator)
         else:
             total = sum((q for _, _, _, _, q in entries), Fraction(0))
-        if total != 1:
+        if symbolic is None and total != 1:
             raise _error(name, where(), str(total), "the probabilities of a step must sum to exactly 1")
         # canonical order, so the exploration does not depend on the dict's order (or hash seeds)
         entries.sort(key=lambda e: (e[0], e[1]))
@@ -487,6 +517,8 @@ class Mechanism:
         if not self.closed:
             # the loader and the engine refuse a larger horizon (spec/mechanisms/README.md)
             spec["max_horizon"] = self._explored_horizon
+        if self.parameter is not None:
+            spec["parameters"] = self.parameter.declaration()
         spec["neighbours"] = self._neighbours_spec()
         spec["mechanism"] = mechanism
         self._spec = spec

@@ -43,15 +43,29 @@ LatentThreshold('DLap(1/4)|below(0;1/2)')
 >>> import exactdp
 >>> exactdp.canonical_name(("count", out["below"][1]))    # a state component, canonically named
 "('count', DLap(1/4)|below(0;1/2))"
+
+**A parameter.** ``dlap``, ``latent_threshold`` and ``probability_of`` also take an expression in a
+parameter (``exactdp.symbol``, inside (0, 1) for every value of its range): the probabilities are
+then ``exactdp.Expression``s, exact rational functions computed by the same closed forms (the C++
+templates over the parametric field policy), so that at a rational r they are the numbers the
+numeric call with r returns. The other primitives refuse a symbol with ``exactdp.Error`` naming
+the argument.
+
+>>> import exactdp
+>>> r = exactdp.symbol("r")
+>>> noise.dlap(r).pmf(1)
+exactdp.Expression('(r-r^2)/(1+r)', r in (0, 1))
 """
 import functools
 from fractions import Fraction
 
 from . import _core
+from ._core import Error
+from .parametric import Expression
 
 __all__ = ["Noise", "dlap", "geometric", "bernoulli", "uniform", "binomial", "point", "from_table",
            "RandomizedResponse", "rr", "KaryRandomizedResponse", "krr",
-           "LatentThreshold", "latent_threshold", "probability_of", "report_noisy_max"]
+           "LatentThreshold", "latent_threshold", "probability_of", "report_noisy_max", "ParametricDlap", "ParametricLatentThreshold"]
 
 
 class Noise:
@@ -172,6 +186,62 @@ class Noise:
         return f"<Noise {self.name}>"
 
 
+_PARAMETRIC = "noise.dlap, noise.latent_threshold and noise.probability_of"
+
+
+def _refuse_symbol(function, **arguments):
+    """An exactdp.Error naming the first argument that is an expression in a parameter."""
+    for k, v in arguments.items():
+        if isinstance(v, Expression):
+            raise Error(f'exactdp.noise.{function}: field "{k}": value "{v}": a parameter (exactdp.symbol) is not supported here '
+                        f"(this version); the noise primitives that take one: {_PARAMETRIC}")
+
+
+class ParametricDlap:
+    """DLap(r) for an expression r in a parameter: ``pmf``, ``cdf``, ``sf``, ``probability`` and
+    ``clamped`` return ``exactdp.Expression``s (the closed forms of THEOREMS.md D.3, B.14)."""
+
+    __slots__ = ("_r",)
+
+    def __init__(self, r):
+        self._r = r
+        self._call("pmf", 0, None)  # validates: r in (0, 1) for every value of the range
+
+    def _call(self, what, a, b):
+        return _core._parametric_dlap(self._r.text, self._r.parameter._tuple(), what, a, b)
+
+    def _expr(self, text):
+        return Expression(text, self._r.parameter)
+
+    @property
+    def r(self):
+        return self._r
+
+    def pmf(self, k):
+        return self._expr(self._call("pmf", k, None))
+
+    def cdf(self, k):
+        return self._expr(self._call("cdf", k, None))
+
+    def sf(self, k):
+        return self._expr(self._call("sf", k, None))
+
+    def probability(self, lo=None, hi=None):
+        """Pr[lo <= Z <= hi]; ``None`` is an infinite end."""
+        return self._expr(self._call("probability", lo, hi))
+
+    def clamped(self, lo, hi):
+        """The law of clamp(Z, lo, hi) as ``{int: Expression}``."""
+        return {k: self._expr(v) for k, v in self._call("clamped", lo, hi).items()}
+
+    def at(self, value):
+        """The numeric law ``dlap(r(value))``."""
+        return dlap(self._r.at(value))
+
+    def __repr__(self):
+        return f"<Noise DLap({self._r.text}), {self._r.parameter.name} in {self._r.parameter}>"
+
+
 def dlap(r):
     """The discrete Laplace law DLap(r), ``Pr[Z = k] = (1-r)/(1+r) * r**abs(k)`` for every integer k
     (THEOREMS.md D.3); ``r = e^-epsilon`` in (0, 1). ``v + dlap(r)`` is ``ln(1/r)``-DP for
@@ -181,6 +251,8 @@ def dlap(r):
     >>> noise.dlap("1/2").sf(1)                      # Pr[Z >= 2] = r^2/(1+r)
     Fraction(1, 6)
     """
+    if isinstance(r, Expression):
+        return ParametricDlap(r)
     return Noise(_core._Noise.dlap(r))
 
 
@@ -188,16 +260,19 @@ def geometric(r):
     """The one-sided geometric law on {0, 1, 2, ...}: ``Pr[Z = k] = (1-r) * r**k`` — the number of
     failures before the first success with success probability ``1 - r``. ``dlap(r)`` is the
     difference of two independent ``geometric(r)``; r in (0, 1)."""
+    _refuse_symbol("geometric", r=r)
     return Noise(_core._Noise.geometric(r))
 
 
 def bernoulli(p):
     """Bernoulli(p) on {0, 1}: ``Pr[Z = 1] = p``, p in [0, 1]."""
+    _refuse_symbol("bernoulli", p=p)
     return Noise(_core._Noise.bernoulli(p))
 
 
 def uniform(a, b):
     """The uniform law on the integers ``a, a+1, ..., b`` (a <= b)."""
+    _refuse_symbol("uniform", a=a, b=b)
     return Noise(_core._Noise.uniform(a, b))
 
 
@@ -208,11 +283,13 @@ def binomial(n, p):
     >>> noise.binomial(4, "1/3").pmf(2)              # C(4,2) (1/3)^2 (2/3)^2
     Fraction(8, 27)
     """
+    _refuse_symbol("binomial", n=n, p=p)
     return Noise(_core._Noise.binomial(n, p))
 
 
 def point(v):
     """The point mass at the integer v."""
+    _refuse_symbol("point", v=v)
     return Noise(_core._Noise.point(v))
 
 
@@ -266,6 +343,7 @@ class RandomizedResponse:
 def rr(lam=None, delta=0, *, p=None):
     """Randomized response, by ``lam = e^epsilon >= 1`` (the library's convention) or by the truth
     probability ``p = lam/(1+lam)`` in [1/2, 1); ``delta`` in [0, 1] is the leak probability."""
+    _refuse_symbol("rr", lam=lam, delta=delta, p=p)
     return RandomizedResponse(_core._RandomizedResponse.make(lam, p, delta))
 
 
@@ -300,6 +378,7 @@ class KaryRandomizedResponse:
 
 def krr(k, lam):
     """k-ary randomized response with alphabet size k (2 .. 100000) and lam = e^epsilon >= 1."""
+    _refuse_symbol("krr", k=k, lam=lam)
     return KaryRandomizedResponse(_core._KaryRandomizedResponse.make(k, lam))
 
 
@@ -334,12 +413,14 @@ class LatentThreshold:
     __slots__ = ("_t",)
 
     def __init__(self, r_threshold):
+        _refuse_symbol("LatentThreshold", r_threshold=r_threshold)
         self._t = _core._LatentThreshold.prior(r_threshold)
 
     def compare(self, margin, r_query):
         """Compares a fresh noisy value with the threshold. Returns ``{"below": (p, next),
         "above": (p, next)}`` — the outcomes of positive probability, their exact conditional
         probabilities (summing to 1) and the canonical posteriors after them."""
+        _refuse_symbol("LatentThreshold.compare", r_query=r_query)
         return {o: (p, _wrap(n)) for o, p, n in self._t.compare(margin, r_query)}
 
     def compare_values(self, value, threshold, r_query, *, inclusive=False):
@@ -428,8 +509,65 @@ def _from_description(description):
     return _wrap(_core._LatentThreshold.from_description(description))
 
 
+class ParametricLatentThreshold:
+    """``LatentThreshold`` with r_threshold an expression in a parameter: ``compare`` gives
+    ``exactdp.Expression`` probabilities and the next posteriors (hashable, canonically named, so
+    they can be mechanism states); ``r_query`` is a number or an expression in the same parameter."""
+
+    __slots__ = ("_t", "_parameter")
+
+    def __init__(self, core, parameter):
+        self._t, self._parameter = core, parameter
+
+    def _query(self, r_query):
+        if isinstance(r_query, Expression):
+            return r_query.text
+        if isinstance(r_query, (bool, float)):
+            raise TypeError("r_query: pass a Fraction, an int, an exact string or an expression, not a float")
+        return str(Fraction(r_query))
+
+    def compare(self, margin, r_query):
+        """``{"below": (p, next), "above": (p, next)}`` with p an ``exactdp.Expression``."""
+        return {o: (Expression(p, self._parameter), ParametricLatentThreshold(n, self._parameter))
+                for o, p, n in self._t.compare(int(margin), self._query(r_query))}
+
+    def compare_values(self, value, threshold, r_query, *, inclusive=False):
+        return self.compare(threshold - value - (1 if inclusive else 0), r_query)
+
+    def probability_above(self, margin, r_query):
+        return Expression(self._t.probability_above(int(margin), self._query(r_query)), self._parameter)
+
+    def pmf(self, j):
+        return Expression(self._t.pmf(int(j)), self._parameter)
+
+    def cdf(self, j):
+        return Expression(self._t.cdf(int(j)), self._parameter)
+
+    def __eq__(self, other):
+        if not isinstance(other, ParametricLatentThreshold):
+            return NotImplemented
+        return self._parameter == other._parameter and self._t == other._t
+
+    def __hash__(self):
+        return hash(self._t)
+
+    def __str__(self):
+        return str(self._t)
+
+    def __exactdp_name__(self):
+        """The canonical name (``exactdp.canonical_name``): the canonical printed form."""
+        return str(self._t)
+
+    def __repr__(self):
+        return f"ParametricLatentThreshold('{self._t}')"
+
+
 def latent_threshold(r_threshold):
-    """The prior tau ~ DLap(r_threshold) of a latent threshold, nothing observed (see ``LatentThreshold``)."""
+    """The prior tau ~ DLap(r_threshold) of a latent threshold, nothing observed (see ``LatentThreshold``);
+    with r_threshold an expression in a parameter, a ``ParametricLatentThreshold``."""
+    if isinstance(r_threshold, Expression):
+        return ParametricLatentThreshold(_core._ParametricLatentThreshold.prior(r_threshold.text, r_threshold.parameter._tuple()),
+                                         r_threshold.parameter)
     return LatentThreshold(r_threshold)
 
 
@@ -442,7 +580,21 @@ def probability_of(r_threshold, comparisons):
     >>> noise.probability_of("1/4", [("below", 0, "1/2"), ("below", 0, "1/2")])
     Fraction(136, 315)
     """
-    return _core._latent_probability_of(r_threshold, [tuple(c) for c in comparisons])
+    comparisons = [tuple(c) for c in comparisons]
+    if isinstance(r_threshold, Expression):
+        par = r_threshold.parameter
+        texts = []
+        for c in comparisons:
+            if len(c) != 3:
+                raise ValueError("comparisons: each entry is (outcome, margin, r_query)")
+            q = c[2]
+            if isinstance(q, Expression) and q.parameter != par:
+                raise Error(f'exactdp.noise.probability_of: field "r_query": value "{q}": not in the parameter of r_threshold ({par.name} in {par})')
+            texts.append((str(c[0]), int(c[1]), q.text if isinstance(q, Expression) else str(Fraction(q))))
+        return Expression(_core._parametric_probability_of(r_threshold.text, par._tuple(), texts), par)
+    for c in comparisons:
+        _refuse_symbol("probability_of", r_query=c[2] if len(c) == 3 else None)
+    return _core._latent_probability_of(r_threshold, comparisons)
 
 
 def report_noisy_max(values, noise, ties="lowest_index"):

@@ -17,6 +17,7 @@
 #include "exactdp/io/check_report.hpp"
 #include "exactdp/io/claims.hpp"
 #include "exactdp/accounting/mechanism_spec.hpp"
+#include "exactdp/accounting/replace_one.hpp"
 #include "exactdp/io/spec_file.hpp"
 #include "exactdp/io/game_json.hpp"
 #include "exactdp/game/engine.hpp"
@@ -145,7 +146,8 @@ std::string check_json(const Game& game, const std::string& source, const std::s
 
 }  // namespace
 
-void bind_noise(nb::module_& m);  // noise_bindings.cpp
+void bind_noise(nb::module_& m);       // noise_bindings.cpp
+void bind_parametric(nb::module_& m);  // parametric_bindings.cpp
 
 namespace {
 
@@ -192,12 +194,30 @@ std::vector<CompositionComponent> composition_components(const std::vector<Compo
   return comps;
 }
 
+/// The replace-one components of Python's (SPEC | PrivacyLoss, times, sampling_rate | "mixture:…" |
+/// None) tuples, as tuples again (accounting/replace_one.hpp decides and refuses).
+std::vector<ComponentTuple> replace_one_components(const std::vector<ComponentTuple>& components) {
+  std::vector<ComponentTuple> out;
+  for (std::size_t i = 0; i < components.size(); ++i) {
+    const auto& [what, times, rate] = components[i];
+    CompositionComponent c = composition_components(std::vector<ComponentTuple>{ComponentTuple{what, times, std::nullopt}}).front();
+    std::optional<Rational> q;
+    if (rate && rate->rfind("mixture:", 0) == 0) c.mixture = parse_sensitivity_mixture(*rate);
+    else if (rate) q = parse_rational(*rate, "sampling_rate");
+    const CompositionComponent r = replace_one(c, q, "direction");
+    if (r.pair) out.emplace_back(nb::cast(*r.pair), times, std::nullopt);
+    else out.emplace_back(nb::cast(r.spec->to_string()), times, std::nullopt);
+  }
+  return out;
+}
+
 }  // namespace
 
 NB_MODULE(_core, m) {
   m.doc() = "Exact and certified privacy accounting (bindings of the exactdp C++ library)";
   nb::exception<Error>(m, "Error", PyExc_ValueError);
   bind_noise(m);
+  bind_parametric(m);
 
   nb::class_<PrivacyLoss>(m, "PrivacyLoss",
                           "The privacy-loss distribution of an ordered pair (P, Q) of finite distributions, exact.")
@@ -291,21 +311,32 @@ NB_MODULE(_core, m) {
            nb::arg("times"))
       .def("delta_at_epsilon",
            [](const MechanismSpec& s, nb::handle eps, nb::handle times, long precision, const std::string& direction) {
-             return interval(s.delta_at_epsilon(Interval(rational(eps, "epsilon"), precision), count(times, "times"),
-                                                parse_direction(direction, "delta_at_epsilon")));
+             const NeighbourRelation rel = parse_neighbour_relation(direction, "delta_at_epsilon");
+             return interval((rel.replace_one ? replace_one(s) : s)
+                                 .delta_at_epsilon(Interval(rational(eps, "epsilon"), precision), count(times, "times"), rel.direction));
            },
            nb::arg("epsilon"), nb::arg("times") = 1, nb::arg("precision") = 128, nb::arg("direction") = "both",
            "δ(ε) of the times-fold composition at ε of any sign, certified: (lo, hi). The spec's pair is symmetric:\n"
-           "every direction has one value.")
+           "both, remove and add have one value; 'replace' asks the replace-one pair (replace_one()).")
       .def("epsilon_at_delta",
            [](const MechanismSpec& s, nb::handle d, nb::handle times, const std::string& direction) {
-             return interval(s.epsilon_at_delta(rational(d, "delta"), count(times, "times"), default_precision,
-                                                parse_direction(direction, "epsilon_at_delta")));
+             const NeighbourRelation rel = parse_neighbour_relation(direction, "epsilon_at_delta");
+             return interval((rel.replace_one ? replace_one(s) : s)
+                                 .epsilon_at_delta(rational(d, "delta"), count(times, "times"), default_precision, rel.direction));
            },
            nb::arg("delta"), nb::arg("times") = 1, nb::arg("direction") = "both",
-           "The least ε of the times-fold composition, certified: (lo, hi).")
-      .def("renyi", [](const MechanismSpec& s, nb::handle a, long precision) { return interval(s.renyi(rational(a, "alpha"), precision)); },
-           nb::arg("alpha"), nb::arg("precision") = 128, "Rényi divergence of order α of one use, certified: (lo, hi).")
+           "The least ε of the times-fold composition, certified: (lo, hi); direction as for delta_at_epsilon.")
+      .def("renyi",
+           [](const MechanismSpec& s, nb::handle a, long precision, const std::string& direction) {
+             const NeighbourRelation rel = parse_neighbour_relation(direction, "renyi");
+             return interval((rel.replace_one ? replace_one(s) : s).renyi(rational(a, "alpha"), precision));
+           },
+           nb::arg("alpha"), nb::arg("precision") = 128, nb::arg("direction") = "both",
+           "Rényi divergence of order α of one use, certified: (lo, hi) (the pair is symmetric: one value for both,\n"
+           "remove and add; 'replace' asks the replace-one pair).")
+      .def("replace_one", [](const MechanismSpec& s) { return replace_one(s); },
+           "The spec whose add/remove pair is this mechanism's replace-one pair: additive noise at twice the\n"
+           "sensitivity, randomized response unchanged (accounting/replace_one.hpp).")
       .def("zcdp", [](const MechanismSpec& s) -> nb::object {
         auto r = s.zcdp();
         return r ? fraction(*r) : nb::none();
@@ -496,8 +527,12 @@ NB_MODULE(_core, m) {
       "_calibrate_json",
       [](const std::string& family, nb::handle epsilon, nb::handle delta, nb::handle times, nb::handle sampling_rate,
          nb::handle relative_width, const std::string& witness, unsigned max_levels, int digits, unsigned grid_resolution,
-         std::size_t grid_points, std::uint64_t max_memory, std::size_t refine_grid_points) {
+         std::size_t grid_points, std::uint64_t max_memory, std::size_t refine_grid_points, const std::string& direction) {
         CalibrationTarget target;
+        const NeighbourRelation rel = parse_neighbour_relation(direction, "calibrate");
+        if (rel.direction != NeighbourDirection::both)
+          throw Error("calibrate", "direction", direction, "calibration targets both directions (add/remove) or replace");
+        target.replace_one = rel.replace_one;
         target.epsilon = read_epsilon(to_string(rational(epsilon, "epsilon")), "epsilon", 100000);
         target.delta = read_delta(to_string(rational(delta, "delta")), "delta");
         target.times = count(times, "times");
@@ -523,8 +558,9 @@ NB_MODULE(_core, m) {
       nb::arg("relative_width"), nb::arg("witness") = "epsilon", nb::arg("max_levels") = CalibrationOptions{}.max_levels,
       nb::arg("digits") = 10, nb::arg("grid_resolution") = AuditOptions{}.grid_resolution_max,
       nb::arg("grid_points") = AuditOptions{}.grid_point_budget, nb::arg("max_memory") = default_memory_budget,
-      nb::arg("refine_grid_points") = CalibrationOptions{}.refine_grid_point_limit,
-      "The report of `exactdp calibrate --json` (docs/calibration.md) as JSON text.");
+      nb::arg("refine_grid_points") = CalibrationOptions{}.refine_grid_point_limit, nb::arg("direction") = "both",
+      "The report of `exactdp calibrate --json` (docs/calibration.md) as JSON text; direction 'both' (add/remove)\n"
+      "or 'replace' (replace-one, accounting/replace_one.hpp).");
 
   m.attr("default_memory_budget") = default_memory_budget;
 
@@ -555,8 +591,11 @@ NB_MODULE(_core, m) {
   m.def(
       "_composition_of",
       [](const std::vector<ComponentTuple>& components, nb::handle delta,
-         nb::handle epsilon, long precision, std::uint64_t max_memory, const std::string& direction, bool grid) {
+         nb::handle epsilon, long precision, std::uint64_t max_memory, const std::string& direction, bool grid,
+         unsigned grid_resolution) {
         const NeighbourDirection dir = parse_direction(direction, "composition");
+        limits::check_range("composition", "grid_resolution", grid_resolution, limits::min_grid_resolution,
+                            limits::max_grid_resolution);
         if (components.empty()) throw Error("composition", "what", "", "nothing to compose");
         if (delta.is_none() == epsilon.is_none())
           throw Error("composition", "delta", "", "give exactly one of delta (for epsilon) or epsilon (for delta)");
@@ -564,6 +603,7 @@ NB_MODULE(_core, m) {
         PlanOptions options;
         options.memory_budget = max_memory;
         options.grid_brackets = grid;  // as `exactdp compose`: certified grid brackets where nothing else answers
+        options.grid_resolution = grid_resolution;
         const CompositionPlan plan = plan_composition(comps, options);
         if (!plan.has_profile())
           throw Error("composition", "what", comps.front().source, "no exact or certified profile: " + plan.reason);
@@ -596,10 +636,19 @@ NB_MODULE(_core, m) {
       },
       nb::arg("components"), nb::arg("delta") = nb::none(), nb::arg("epsilon") = nb::none(), nb::arg("precision") = 128,
       nb::arg("max_memory") = default_memory_budget, nb::arg("direction") = "both", nb::arg("grid") = false,
+      nb::arg("grid_resolution") = PlanOptions{}.grid_resolution,
       "The planner's answer for a composition of (SPEC | PrivacyLoss, times, sampling_rate | None) components:\n"
       "{'route', 'reason', 'epsilon' or 'delta': (lo, hi)}. Pairs are estimated under max_memory like specs; a\n"
       "component with exact tables may be Poisson-subsampled (add/remove; the base pair must be symmetric).\n"
-      "direction: 'both' (max), 'remove' H(P||Q) or 'add' H(Q||P), P the law with the record.");
+      "direction: 'both' (max), 'remove' H(P||Q) or 'add' H(Q||P), P the law with the record.\n"
+      "grid_resolution: grid points per standard deviation when the route is the grid bracket.");
+
+  m.def("replace_one_subsampling_reason", &replace_one_subsampling_reason,
+        "Why replace-one under Poisson subsampling is refused (accounting/replace_one.hpp), one sentence.");
+  m.def("_replace_one_components", &replace_one_components, nb::arg("components"),
+        "The replace-one question of (SPEC | PrivacyLoss, times, sampling_rate | None) components: each mechanism's\n"
+        "replace-one spec (additive noise at twice the sensitivity, randomized response as it is), the identical\n"
+        "pair at rate 0; Poisson subsampling, pairs and mixtures refused with the reason (accounting/replace_one.hpp).");
 
   // Rényi divergence of a composition (composed_renyi: per direction, subsampled mechanisms certified).
   m.def(

@@ -314,3 +314,27 @@ def test_a_worker_with_other_versions_or_threads_refuses_to_produce_claims():
     for field, other in (("numpy", "0.0"), ("threads", "OPENBLAS_NUM_THREADS=1" if "=" not in here["threads"] else "1 CPUs")):
         with pytest.raises(audit_all.OtherEnvironment, match=field):
             audit_all._produce_claims("opendp", "ci", dict(here, **{field: other}))
+
+
+def _worker_settings():
+    """What a worker process runs with: the variables Dask would set before spawning it, the
+    objects frozen out of the garbage collector, and the event-loop tick."""
+    import gc
+
+    import dask
+
+    from exactdp.distributed import _THREAD_VARIABLES
+    return ({k: os.environ.get(k) for k in ("MALLOC_TRIM_THRESHOLD_", *_THREAD_VARIABLES)}, gc.get_freeze_count(),
+            dask.config.get("distributed.admin.tick.interval"))
+
+
+def test_the_executors_local_cluster_runs_its_workers_as_this_process():
+    # Dask's defaults would set MALLOC_TRIM_THRESHOLD_=65536 and pin the BLAS threads to 1 in a
+    # worker (distributed.yaml, nanny.pre-spawn-environ): expected here is this process's own
+    # environment, read directly, and Dask's objects frozen by the executor's worker plugin
+    with Executor(None, n_workers=1) as ex:
+        (env, frozen, tick), = ex._client.run(_worker_settings).values()
+    mine = {k: os.environ.get(k) for k in env}
+    assert env == mine
+    assert frozen > 1000  # distributed and tornado alone are tens of thousands of objects
+    assert tick == "1s"

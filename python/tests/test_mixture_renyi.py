@@ -112,3 +112,56 @@ def test_heterogeneous_laplace_brackets_a_monte_carlo_free_bound():
     tv1, tv2 = 1 - mpmath.e ** -0.5, 1 - mpmath.e ** -0.25
     assert mp(lo) <= 1 - (1 - tv1) * (1 - tv2)
     assert mp(hi) >= max(tv1, tv2)
+
+
+def _renyi_sums(first, second, a):
+    """ln(sum first^a second^(1-a)) / (a - 1) over the outcomes where first > 0 (inf if second = 0 there)."""
+    total = mpmath.mpf(0)
+    for f, s in zip(first, second):
+        if f == 0:
+            continue
+        if s == 0:
+            return mpmath.inf
+        total += f ** a * s ** (1 - a)
+    return mpmath.log(total) / (a - 1)
+
+
+def test_renyi_of_subsampled_discrete_laplace_with_irrational_r_matches_a_direct_sum():
+    # dlaplace:a=1/2, sensitivity 2, q = 1/5: P = DLap(r) at 0, Q at 2 (r = e^-1/2), A = qP + (1-q)Q,
+    # B = Q; a 50-digit sum over the integers |x| <= 400 (the rest is below 10^-80), nothing of exactdp's
+    with mpmath.workdps(50):
+        r, q = mpmath.exp(-mpmath.mpf(1) / 2), mpmath.mpf(1) / 5
+        c = (1 - r) / (1 + r)
+        xs = range(-400, 401)
+        P = [c * r ** abs(x) for x in xs]
+        Q = [c * r ** abs(x - 2) for x in xs]
+        A = [q * p + (1 - q) * b for p, b in zip(P, Q)]
+        for alpha in (3, Fraction(5, 2)):
+            a = mp(alpha)
+            for direction, truth in (("remove", _renyi_sums(A, Q, a)), ("add", _renyi_sums(Q, A, a))):
+                value = exactdp.renyi_at("dlaplace:a=1/2,sensitivity=2", alpha=alpha, sampling_rate="1/5",
+                                         direction=direction)
+                assert inside(value, truth), (direction, alpha, value, truth)
+                assert value[1] - value[0] < Fraction(1, 10 ** 25)
+                # four uses: four times one (Renyi divergences add)
+                assert inside(exactdp.renyi_at("dlaplace:a=1/2,sensitivity=2", times=4, alpha=alpha, sampling_rate="1/5",
+                                               direction=direction), 4 * truth, mpmath.mpf(10) ** -24)
+            both = exactdp.renyi_at("dlaplace:a=1/2,sensitivity=2", alpha=alpha, sampling_rate="1/5")
+            assert inside(both, max(_renyi_sums(A, Q, a), _renyi_sums(Q, A, a)))
+
+
+def test_renyi_of_subsampled_truncated_discrete_gaussian_matches_a_direct_sum():
+    # dgauss:sigma2=2,truncation=6 (sensitivity 1), q = 3/10: the remove direction has outcome -6,
+    # where only the sampled law has mass, so it is +inf; the add direction is a finite sum
+    with mpmath.workdps(50):
+        q = mpmath.mpf(3) / 10
+        w = lambda x: mpmath.exp(-mpmath.mpf(x) ** 2 / 4) if abs(x) <= 6 else mpmath.mpf(0)
+        z = sum(w(x) for x in range(-6, 7))
+        xs = range(-7, 8)
+        P = [w(x) / z for x in xs]
+        Q = [w(x - 1) / z for x in xs]
+        A = [q * p + (1 - q) * b for p, b in zip(P, Q)]
+        truth = _renyi_sums(Q, A, mpmath.mpf(3))
+    spec = "dgauss:sigma2=2,truncation=6"
+    assert inside(exactdp.renyi_at(spec, alpha=3, sampling_rate="3/10", direction="add"), truth)
+    assert exactdp.renyi_at(spec, alpha=3, sampling_rate="3/10", direction="remove") == (float("inf"), float("inf"))

@@ -122,8 +122,9 @@ std::function<int()> add_audit(CLI::App& app) {
       ->check(CLI::Range(limits::min_grid_resolution, limits::max_grid_resolution))
       ->default_val(AuditOptions{}.grid_resolution_max);
   cmd->add_option("--grid-points", *budget,
-                  "Grid brackets: no doubling of the resolution once a law holds more than half this many points "
-                  "(time grows with the square of the size; " +
+                  "Grid brackets: no doubling of the resolution once a law holds more than half this many points, "
+                  "and no law larger than this or " + std::to_string(AuditOptions{}.grid_max_points) +
+                      ", whichever is larger (time grows with the square of the size; " +
                       range_text(limits::min_grid_point_budget, limits::max_grid_point_budget) + ")")
       ->check(CLI::Range(limits::min_grid_point_budget, limits::max_grid_point_budget))
       ->default_val(AuditOptions{}.grid_point_budget);

@@ -3,6 +3,7 @@
 #include "commands.hpp"
 
 #include "exactdp/accounting/calibration.hpp"
+#include "exactdp/accounting/replace_one.hpp"
 #include "exactdp/accounting/verdict.hpp"
 #include "exactdp/core/error.hpp"
 #include "exactdp/core/limits.hpp"
@@ -41,6 +42,7 @@ std::string render_text(const json& r) {
      << r["noisier"].get<std::string>() << ") for (" << t["epsilon"].get<std::string>() << ", " << t["delta"].get<std::string>()
      << ")-DP after " << t["times"].get<unsigned long>() << " use(s)";
   if (t.contains("sampling_rate")) os << ", Poisson-subsampled at q = " << t["sampling_rate"].get<std::string>();
+  if (t.value("neighbouring", "add-remove") == "replace-one") os << ", replace-one neighbours";
   os << "\nstatus: " << r["status"].get<std::string>() << " (" << r["levels_judged"].get<unsigned>() << " levels judged, "
      << r["refinements"].get<unsigned>() << " refinement(s)): " << r["stop_reason"].get<std::string>() << "\n";
   if (r.contains("bracket"))
@@ -91,6 +93,12 @@ std::function<int()> add_calibrate(CLI::App& app) {
   cmd->add_option("--times,-k", *times, "Number of uses (default 1; " + range_text(1ul, max_composition_uses) + ")")
       ->check(CLI::Range(1ul, max_composition_uses));
   cmd->add_option("--sampling-rate", *rate, "Poisson subsampling at this rate before each use (add/remove), e.g. 0.01");
+  auto direction = std::make_shared<std::string>("both");
+  cmd->add_option("--direction", *direction,
+                  "Neighbouring relation of the target: both (add/remove, default; its two directions coincide for every "
+                  "calibrated family) or replace (replace-one: additive noise at twice the sensitivity, randomized "
+                  "response as it is; refused with --sampling-rate below 1, accounting/replace_one.hpp)")
+      ->check(CLI::IsMember({"both", "replace"}));
   cmd->add_option("--relative-width", *width, "Stop when (hi - lo)/lo is at most this (default 1/1000)");
   cmd->add_option("--witness", *witness, "Judge each level by epsilon(delta) (default) or delta(epsilon)")
       ->check(CLI::IsMember({"epsilon", "delta"}));
@@ -121,6 +129,7 @@ std::function<int()> add_calibrate(CLI::App& app) {
     target.epsilon = read_epsilon(*epsilon, "--epsilon", 100000);
     target.delta = read_delta(*delta, "--delta");
     target.times = *times;
+    target.replace_one = parse_neighbour_relation(*direction, "--direction").replace_one;
     if (!rate->empty()) {
       try {
         target.sampling_rate = parse_rational(*rate, "--sampling-rate");

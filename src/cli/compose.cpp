@@ -9,6 +9,7 @@
 #include "exactdp/core/limits.hpp"
 #include "exactdp/accounting/composition_plan.hpp"
 #include "exactdp/accounting/mechanism_spec.hpp"
+#include "exactdp/accounting/replace_one.hpp"
 #include "exactdp/accounting/verdict.hpp"
 
 #include <algorithm>
@@ -38,7 +39,9 @@ void add_query_options(CLI::App* cmd, QueryOptions& q) {
                   "Print δ at a real ε given as an exact decimal (repeatable, any sign), e.g. 0.5 or -0.5");
   cmd->add_option("--direction", q.direction,
                   "Which divergence δ reports: both (max, default), remove H(P‖Q) or add H(Q‖P) (docs/json-output.md); "
-                  "--json always carries both directions")
+                  "--json always carries both directions. compose: replace asks the replace-one pair of each mechanism "
+                  "(additive noise at twice the sensitivity, randomized response as it is; refused with --sampling "
+                  "poisson:q, mixtures and pair files: accounting/replace_one.hpp)")
       ->default_val("both");
   cmd->add_option("--delta", q.deltas, "Print the least λ and ε for this δ (repeatable), e.g. 1e-5");
   cmd->add_option("--alpha", q.alphas, "Print the Rényi divergence of order α > 1 (repeatable), e.g. 2; compose: inf for D_∞");
@@ -55,7 +58,7 @@ Requests parse_requests(const QueryOptions& q) {
   Requests r;
   r.digits = q.digits;
   r.tradeoff = q.tradeoff;
-  r.direction = parse_direction(q.direction, "--direction");
+  r.direction = parse_neighbour_relation(q.direction, "--direction").direction;  // replace: both, of other pairs
   for (const auto& s : q.lambdas) r.lambdas.push_back(read_profile_lambda(s, "--lambda"));
   for (const auto& s : q.epsilons) r.epsilons.push_back(read_profile_epsilon(s, "--epsilon", 100000000));
   for (const auto& s : q.deltas) r.deltas.push_back(read_delta(s, "--delta"));
@@ -131,6 +134,21 @@ json profile_report(const std::vector<Component>& comps, const CompositionPlan& 
   return r;
 }
 
+/// Labels a report of replace-one pairs: "direction" is "replace", and each entry of "at" and
+/// "least" also carries its value under "replace" (the remove and add values of the replace-one
+/// pair, which coincide for every spec family, stay under "remove" and "add").
+void mark_replace_one(json& r) {
+  r["direction"] = "replace";
+  r["neighbouring"] = "replace-one";
+  if (r.contains("at"))
+    for (auto& e : r["at"]) e["replace"] = {{"delta", e["delta"]}};
+  if (r.contains("least"))
+    for (auto& e : r["least"]) {
+      e["replace"] = {{"epsilon", e["epsilon"]}};
+      if (e.contains("lambda")) e["replace"]["lambda"] = e["lambda"];
+    }
+}
+
 /// For compositions without a certified profile (discrete Gaussian or Laplace used several times,
 /// or mixed with other mechanisms): only Rényi composition, and for each requested δ the RDP
 /// conversion of CKS20 Prop 12 — an upper bound on the least ε, reported among the bounds.
@@ -204,8 +222,11 @@ std::function<int()> add_compose(CLI::App& app) {
       req.lambdas.push_back(1);                           // total variation
       req.deltas.push_back(Rational(1, 100000));          // a conventional δ
     }
-    // Pair each --times with the mechanism or pair before it, in command-line order.
-    std::vector<Component> comps;
+    const NeighbourRelation relation = parse_neighbour_relation(opts->direction, "--direction");
+    // Pair each --times with the mechanism or pair before it, in command-line order. `written`
+    // keeps each component as written (unsampled) and its Poisson rate, for the replace-one question.
+    std::vector<Component> comps, written;
+    std::vector<std::optional<Rational>> rates;
     std::size_t mi = 0, pi = 0, ti = 0, si = 0;
     bool times_given = false;
     for (const CLI::Option* o : cmd->parse_order()) {
@@ -213,6 +234,8 @@ std::function<int()> add_compose(CLI::App& app) {
         const std::string& s = (*mechanisms)[mi++];
         try {
           comps.push_back({s, parse_mechanism_spec(s), std::nullopt, 1, std::nullopt});
+          written.push_back(comps.back());
+          rates.emplace_back();
         } catch (const Error& e) {
           throw e.in("--mechanism");
         }
@@ -220,6 +243,8 @@ std::function<int()> add_compose(CLI::App& app) {
       } else if (o == pair_opt) {
         const std::string& f = (*pairs)[pi++];
         comps.push_back({f, std::nullopt, read_pair_file(f), 1, std::nullopt});
+        written.push_back(comps.back());
+        rates.emplace_back();
         times_given = false;
       } else if (o == sampling_opt) {
         const std::string& text = (*samplings)[si++];
@@ -235,6 +260,7 @@ std::function<int()> add_compose(CLI::App& app) {
           const std::string source = c.source;
           c = sensitivity_mixture(std::move(c), std::move(mixture), "--sampling");
           c.source = source + " with " + text;
+          written.back().mixture = c.mixture;
           continue;
         }
         Rational rate;
@@ -243,6 +269,7 @@ std::function<int()> add_compose(CLI::App& app) {
         } catch (const Error& e) {
           throw e.in("--sampling");
         }
+        rates.back() = rate;
         Component& c = comps.back();
         const std::string source = c.source;
         c = poisson_subsampled(std::move(c), rate, true, "--sampling");
@@ -253,10 +280,15 @@ std::function<int()> add_compose(CLI::App& app) {
         if (comps.empty()) throw Error("--times", "", std::to_string(k), "--times must follow a --mechanism or --pair");
         if (times_given) throw Error("--times", "", std::to_string(k), "two --times for the same mechanism");
         comps.back().times = k;
+        written.back().times = k;
         times_given = true;
       }
     }
     if (comps.empty()) throw Error("compose", "", "", "nothing to compose: give at least one --mechanism or --pair");
+    if (relation.replace_one) {  // each mechanism's replace-one pair, asked in the direction both (replace_one.hpp)
+      comps.clear();
+      for (std::size_t i = 0; i < written.size(); ++i) comps.push_back(replace_one(written[i], rates[i], "--direction"));
+    }
     PlanOptions planning;
     planning.memory_budget = *max_memory_mib << 20;
     planning.force_exact = *force;
@@ -282,6 +314,7 @@ std::function<int()> add_compose(CLI::App& app) {
       const auto d = composed_max_divergence(comps, req.precision());
       r["renyi"].push_back({{"alpha", "inf"}, {"epsilon", d ? certified(*d, req.digits) : json("inf")}});
     }
+    if (relation.replace_one) mark_replace_one(r);
     r["command"] = "compose";
     r["digits"] = req.digits;
     r["title"] = "exactdp compose";
@@ -326,6 +359,10 @@ std::function<int()> add_profile(CLI::App& app) {
   cmd->add_flag("--no-cross-check", *no_cross_check,
                 "With --parametric --lambda: skip the numeric engine's δ at each piece's rational sample");
   return [=]() -> int {
+    if (opts->direction == "replace")
+      throw Error("--direction", "direction", "replace",
+                  "profile analyses a given pair (a pair file, or the pairs a spec file's verifier defines), not a "
+                  "mechanism: replace-one is asked of a library mechanism, with exactdp compose --direction replace");
     if (*parametric) return profile_parametric(*file, game->horizon, opts->json_output, opts->lambdas, !*no_cross_check);
     if (is_mechanism_spec_file(*file)) {
       if (!opts->epsilons.empty())

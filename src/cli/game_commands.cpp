@@ -16,6 +16,7 @@
 
 #include <cctype>
 #include <fstream>
+#include <iomanip>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -116,6 +117,21 @@ struct CheckRequest {
   bool no_cross_check = false;
 };
 
+/// Where the run's wall time went (EngineTimings, the figures of `exactdp_engine_scaling --stats`).
+std::string phase_timings(const EngineTimings& t) {
+  std::ostringstream os;
+  os.setf(std::ios::fixed);
+  os.precision(3);
+  os << "Time: estimate " << t.estimate << " s, compile " << t.compile << " s, setup " << t.setup << " s, search " << t.search
+     << " s (" << t.workers << (t.workers == 1 ? " worker" : " workers") << ", " << t.tasks << " tasks), total " << t.total << " s wall\n";
+  os.precision(1);
+  os << "Serial share: " << 100 * t.serial_fraction() << " % of the work ran with at most one thread working (" << std::setprecision(3)
+     << t.serial() << " s: outside the search";
+  if (t.busy_recorded) os << ", and " << t.one_busy + t.none_busy << " s of the search with one worker busy or none";
+  os << "); Amdahl on 2 cores: " << std::setprecision(2) << t.amdahl_speedup(2) << "x\n";
+  return os.str();
+}
+
 /// The human-readable verdict (the JSON report is io/check_report.hpp's).
 void print_verdict(const Game& game, const GameClaim& claim, const ClaimCheckOptions& options, const ClaimVerdict& v, bool stats) {
   std::string verdict = to_string(v.verdict);
@@ -145,7 +161,8 @@ void print_verdict(const Game& game, const GameClaim& claim, const ClaimCheckOpt
               << v.stats.cache_hits << " cache hits, peak memory " << peak_resident_kib()
               << " KiB (process peak resident set, getrusage ru_maxrss); memo " << (v.stats.memo_bytes >> 10) << " KiB, "
               << v.stats.mechanism_states << " mechanism states in " << v.stats.state_classes
-              << " bisimulation classes over the levels, estimate " << v.stats.estimate << " belief pairs\n";
+              << " bisimulation classes over the levels, estimate " << v.stats.estimate << " belief pairs\n"
+              << phase_timings(v.stats.timings);
 }
 
 }  // namespace
@@ -222,6 +239,8 @@ std::function<int()> add_check(CLI::App& app) {
     ClaimCheckOptions options;
     options.adversary = parse_adversary_class(o->adversary, "--adversary");
     options.engine = engine_options(o->horizon, o->max_nodes, o->max_memory_mib, o->threads);
+    // --stats times the workers' busy intervals too (two clock reads per node), for the serial share
+    options.engine.record_busy_time = o->stats;
     options.max_precision = o->max_precision;
     const Game game = load_spec_file(o->file);
     const ClaimVerdict verdict = check_claim(game, claim, options);

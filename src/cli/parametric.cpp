@@ -19,29 +19,11 @@ int check_for_all(const std::string& file, const std::string& parameter, const s
   if (!epsilon.empty()) throw Error("--epsilon", "", epsilon, "with --for-all, write the claim as --lambda EXPR (λ = e^ε as a function of the parameter)");
   if (lambda_text.empty()) throw Error("--lambda", "", "", "--for-all needs --lambda EXPR, an expression in the parameter");
   const ParametricSpec spec = load_parametric_spec_file(file);
-  if (parameter != spec.game.parameter)
-    throw Error("--for-all", "", parameter, "the spec's parameter is `" + spec.game.parameter + "`");
-  const parametric::RationalFunction lambda = [&] {
-    try {
-      return parametric::parse_rational_function(lambda_text, parameter, "--lambda");
-    } catch (const Error& e) {
-      throw Error("--lambda", "", lambda_text, e.why());
-    }
-  }();
-  const parametric::RationalFunction delta_claim = [&] {
-    if (delta.empty()) return parametric::RationalFunction();
-    try {
-      return parametric::parse_rational_function(delta, parameter, "--delta");
-    } catch (const Error& e) {
-      throw Error("--delta", "", delta, e.why());
-    }
-  }();
   ParametricCheckOptions options;
   options.horizon = horizon;
   options.cross_check = cross_check;
   options.numeric.adversary = parse_adversary_class(adversary, "--adversary");
-  const ParametricClaimVerdict v =
-      check_approximate_dp_for_all(spec.game, [&](const Rational& r) { return spec.instantiate(r); }, lambda, delta_claim, options);
+  const auto [v, lambda] = check_parametric_claim(spec, parameter, lambda_text, epsilon, delta, options);
   if (json_output) std::cout << nlohmann::ordered_json::parse(parametric_check_json(spec, lambda, options, v)).dump(2) << "\n";
   else std::cout << parametric_check_text(spec, lambda, options, v);
   return exit_code_of(v.verdict);
@@ -51,23 +33,9 @@ int profile_parametric(const std::string& file, unsigned horizon, bool json_outp
                        bool cross_check) {
   const ParametricSpec spec = load_parametric_spec_file(file);
   if (lambdas.size() > 1) throw Error("--lambda", "", lambdas[1], "with --parametric, give one --lambda EXPR (an expression in the parameter)");
-  if (lambdas.size() == 1) {
-    const parametric::RationalFunction lambda = [&] {
-      try {
-        return parametric::parse_rational_function(lambdas[0], spec.game.parameter, "--lambda");
-      } catch (const Error& e) {
-        throw Error("--lambda", "", lambdas[0], e.why());
-      }
-    }();
-    const auto profile = worst_case_delta_for_all(spec.game, [&](const Rational& r) { return spec.instantiate(r); }, lambda, horizon,
-                                                  cross_check);
-    if (json_output) std::cout << nlohmann::ordered_json::parse(parametric_delta_json(spec, profile)).dump(2) << "\n";
-    else std::cout << parametric_delta_text(spec, profile);
-    return 0;
-  }
-  const auto ratio = parametric::worst_case_ratio_for_all(spec.game, horizon ? horizon : spec.game.horizon);
-  if (json_output) std::cout << nlohmann::ordered_json::parse(parametric_ratio_json(spec, ratio)).dump(2) << "\n";
-  else std::cout << parametric_ratio_text(spec, ratio);
+  const std::string report = parametric_profile_report(spec, lambdas.empty() ? std::string() : lambdas[0], horizon, cross_check, json_output);
+  if (json_output) std::cout << nlohmann::ordered_json::parse(report).dump(2) << "\n";
+  else std::cout << report;
   return 0;
 }
 

@@ -150,6 +150,7 @@ std::string render_text(const json& r) {
   if (r.contains("at") && !r["at"].empty()) {
     if (direction == "remove") os << "\nPrivacy profile δ(ε) = H_λ(P‖Q) (remove direction), λ = e^ε\n";
     else if (direction == "add") os << "\nPrivacy profile δ(ε) = H_λ(Q‖P) (add direction), λ = e^ε\n";
+    else if (direction == "replace") os << "\nPrivacy profile δ(ε) of the replace-one pairs (both directions coincide), λ = e^ε\n";
     else os << "\nPrivacy profile δ(ε) = max(H_λ(P‖Q), H_λ(Q‖P)), λ = e^ε\n";
     for (const auto& e : r["at"]) {
       if (e.contains("lambda")) os << "  λ = " << fmt_value(e["lambda"], 12) << " δ = " << fmt_exact(e["delta"], digits);

@@ -89,5 +89,32 @@ TEST(ClaimsAudit, SharedCompositionsGiveTheSameAnswers) {
   EXPECT_EQ(b.verdict, Verdict::refuted);
 }
 
+/// The points of the largest law of a grid bracket, read from the method line ("…, N points) for …").
+std::size_t grid_points_of(const ClaimResult& r) {
+  const auto end = r.method.find(" points)");
+  const auto start = r.method.rfind(", ", end);
+  return std::stoul(r.method.substr(start + 2, end - start - 2));
+}
+
+// A grid budget above the per-law cap raises the cap (issue 20: `audit --grid-points` above twice the
+// cap used to change nothing, every law being re-gridded at the cap): with the budget above a small cap,
+// the law is as large as with the cap raised by hand, and larger than the cap.
+TEST(ClaimsAudit, GridBudgetAboveThePerLawCapRaisesIt) {
+  const std::string text = R"({"format": "exactdp-claims/1", "claims": [{"id": "c", "mechanism": "laplace:b=1",
+      "times": 3, "delta": "1/1000", "claimed_epsilon": "10"}]})";
+  const Claim claim = parse_claims(text, "test").front();
+  AuditOptions o;
+  o.grid_resolution_start = o.grid_resolution_max = 256;  // one resolution, whose law is larger than the cap
+  o.grid_max_points = 100;
+  o.grid_point_budget = 20000;
+  const ClaimResult budget = audit_claim(claim, o);
+  o.grid_max_points = 20000;
+  const ClaimResult raised = audit_claim(claim, o);
+  ASSERT_TRUE(budget.grid_step.has_value());
+  EXPECT_GT(grid_points_of(budget), 100u) << budget.method;
+  EXPECT_EQ(budget.method, raised.method);
+  EXPECT_EQ(budget.truth.enclosure.to_string(), raised.truth.enclosure.to_string());
+}
+
 }  // namespace
 }  // namespace exactdp

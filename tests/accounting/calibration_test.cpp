@@ -1,6 +1,7 @@
 // Calibration (accounting/calibration.hpp): brackets checked against closed forms and values
 // computed outside exactdp, refusals, and the law of the bisection's candidates.
 #include "exactdp/accounting/calibration.hpp"
+#include "exactdp/accounting/mechanism_spec.hpp"
 #include "exactdp/io/calibration_report.hpp"
 
 #include "exactdp/core/error.hpp"
@@ -271,6 +272,37 @@ RC_GTEST_PROP(Calibration, SimplestBetweenIsInsideAndHasTheLeastDenominator, ())
     Rational m(n, Integer(d));
     m.canonicalize();
     RC_ASSERT(m > b);
+  }
+}
+
+// The truncated discrete Gaussian is refused because its privacy is not monotone in σ²: with T = 1,
+// S = 1 the pair is (t, 1, t)/(1 + 2t) on {0, 1, 2} against {−1, 0, 1}, t = e^{−1/(2σ²)}, whose δ(1) is
+// (t + (1 − e·t)⁺)/(1 + 2t) (hand-derived from the tables). The library's own δ agrees with that closed
+// form at σ² = 1/2 (1/(e + 2)) and σ² = 2, and the noisier level is the less private one.
+TEST(Calibration, TruncatedDiscreteGaussianIsNotMonotone) {
+  const Precision p = 128;
+  auto closed_form = [&](const Rational& sigma2) {
+    const Interval t = exp(Interval(Rational(-1 / (2 * sigma2)), p));
+    const Interval e = exp(Interval(1L, p));
+    Interval rest = Interval(1L, p) - e * t;
+    if (rest.upper() <= 0) rest = Interval::zero(p);  // (1 − e·t)⁺, decided for the two levels below
+    return (t + rest) / (Interval(1L, p) + Interval(2L, p) * t);
+  };
+  auto library = [&](const Rational& sigma2) {
+    return parse_mechanism_spec("dgauss:sigma2=" + to_string(sigma2) + ",truncation=1").delta_at_epsilon(Interval(1L, p), 1);
+  };
+  for (const Rational v : {Rational(1, 2), Rational(2)}) {
+    const Interval a = closed_form(v), b = library(v);
+    EXPECT_TRUE(a.lower() <= b.upper() && b.lower() <= a.upper()) << to_string(v) << " " << b.to_string();
+  }
+  EXPECT_LT(library(Rational(1, 2)).upper(), Rational(1, 4));  // 0.212: meets (1, 1/4)
+  EXPECT_GT(library(Rational(2)).lower(), Rational(1, 4));     // 0.304: more noise, fails it
+  try {
+    calibrate("dgauss:truncation=1", target(1, Rational(1, 4)));
+    ADD_FAILURE() << "truncated dgauss calibrated";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.field(), "family");
+    EXPECT_NE(e.why().find("not monotone"), std::string::npos) << e.why();
   }
 }
 

@@ -3,6 +3,7 @@
 #include "exactdp/amplification/poisson.hpp"
 
 #include "exactdp/bounds/gaussian.hpp"
+#include "exactdp/bounds/gaussian_mixture.hpp"
 #include "exactdp/bounds/laplace.hpp"
 #include "exactdp/core/error.hpp"
 #include "exactdp/divergence/hockey_stick.hpp"
@@ -329,6 +330,42 @@ TEST(GridBracket, SubsampledLaplaceContainsTheIntegral) {
   EXPECT_LT(top.value.upper(), Rational(1, 1000000));
   EXPECT_THROW(ContinuousPair::laplace(q(1), q(1), q(0)), Error);
   EXPECT_THROW(ContinuousPair::laplace(q(1), q(1), q(3, 2)), Error);
+}
+
+// A Gaussian mixture on the grid (ContinuousPair::gaussian_mixture: the loss's root located in
+// binary64 and certified by MPFI at every bin boundary). One use against the mixture's closed form
+// (bounds/gaussian_mixture: a certified root and the half-line formula, a second algorithm), each
+// direction and ε < 0 included.
+TEST(GridBracket, MixtureOneUseContainsTheClosedForm) {
+  const GaussianMixture m(Rational(1), {{Rational(0), q(1, 5)}, {Rational(1), q(3, 5)}, {Rational(2), q(1, 5)}});
+  GridOptions o;
+  o.resolution = 16;
+  for (const auto d : {NeighbourDirection::remove, NeighbourDirection::add, NeighbourDirection::both}) {
+    o.direction = d;
+    for (const Rational& eps : {q(-1, 2), q(1, 2), Rational(2)}) {
+      const GridBracket b = grid_delta_at_epsilon(ContinuousPair::gaussian_mixture(m), 1, eps, o);
+      const Interval truth = m.delta_at_epsilon(eps, d, 128);
+      EXPECT_TRUE(overlap(b.value, truth)) << to_string(eps) << ": " << b.value.to_string(12) << " vs " << truth.to_string(12);
+      EXPECT_LT(b.value.upper() - b.value.lower(), Rational(1, 200));  // about 10⁻³ at this resolution
+    }
+  }
+}
+
+// The mixture {(0, 1 − q), (Δ, q)} is the Poisson-subsampled Gaussian: three uses through the
+// mixture's root-finding law and through the subsampled Gaussian's closed-form inverse g⁻¹ (two
+// algorithms for the same loss law) give overlapping brackets, the mixture's no wider than 10⁻⁴.
+TEST(GridBracket, TwoPointMixtureIsTheSubsampledGaussian) {
+  const Rational rate = q(1, 5), sigma = q(3, 4);
+  const GaussianMixture m(sigma, {{Rational(0), Rational(1 - rate)}, {Rational(1), rate}});
+  GridOptions o;
+  o.resolution = 16;
+  const GridBracket mixture = grid_delta_at_epsilon(ContinuousPair::gaussian_mixture(m), 3, Rational(1), o);
+  const GridBracket sampled = grid_delta_at_epsilon(ContinuousPair::gaussian(sigma, Rational(1), rate), 3, Rational(1), o);
+  EXPECT_TRUE(overlap(mixture.value, sampled.value)) << mixture.value.to_string(12) << " vs " << sampled.value.to_string(12);
+  EXPECT_LT(mixture.value.upper() - mixture.value.lower(), Rational(1, 10000));
+  const GridBracket eps = grid_epsilon_at_delta(ContinuousPair::gaussian_mixture(m), 3, q(1, 100000), o);
+  const GridBracket eps_sampled = grid_epsilon_at_delta(ContinuousPair::gaussian(sigma, Rational(1), rate), 3, q(1, 100000), o);
+  EXPECT_TRUE(overlap(eps.value, eps_sampled.value)) << eps.value.to_string(12) << " vs " << eps_sampled.value.to_string(12);
 }
 
 }  // namespace

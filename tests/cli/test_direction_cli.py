@@ -130,3 +130,50 @@ def test_audit_refuses_an_unknown_direction(tmp_path):
         {"id": "x", "mechanism": "rr:lambda=3", "delta": "0", "claimed_epsilon": "2", "direction": "replace"}]}))
     p = subprocess.run([EXE, "audit", str(f)], capture_output=True, text=True, timeout=300)
     assert p.returncode == 2 and "/claims/0/direction" in p.stderr
+
+
+# --- replace-one (accounting/replace_one.hpp) ---------------------------------------------------------
+
+def test_replace_one_of_additive_noise_by_hand():
+    # dlaplace r = 1/2, sensitivity 1, replace-one: the two laws are DLap(1/2) centred 2 apart, whose
+    # largest likelihood ratio is r^-2 = 4 (hand-derived): the least lambda at delta = 0 is 4 exactly
+    r = compose("-m", "dlaplace:r=1/2", "--delta", "0", "--direction", "replace")
+    assert r["direction"] == "replace" and r["neighbouring"] == "replace-one"
+    assert r["least"][0]["lambda"] == "4" and r["least"][0]["replace"]["lambda"] == "4"
+    # add/remove: r^-1 = 2
+    assert compose("-m", "dlaplace:r=1/2", "--delta", "0")["least"][0]["lambda"] == "2"
+    # Laplace b = 1, S = 1/2, replace-one Lap(x + S) against Lap(x - S): delta(eps) = 1 - e^((eps - 2S/b)/2)
+    r = compose("-m", "laplace:b=1,sensitivity=1/2", "--epsilon", "1/4", "--direction", "replace")
+    v = r["at"][0]["replace"]["delta"]
+    assert float(v["lo"]) <= 1 - math.exp(-3 / 8) <= float(v["hi"])
+
+
+def test_replace_one_of_randomized_response_is_its_own_pair():
+    # RR with lambda = 3: P = (3/4, 1/4), Q = (1/4, 3/4); delta(2) = 3/4 - 2/4 = 1/4 either way
+    r = compose("-m", "rr:lambda=3", "--lambda", "2", "--direction", "replace")
+    assert r["at"][0]["delta"] == "1/4" and r["at"][0]["replace"]["delta"] == "1/4"
+
+
+def test_replace_one_refusals_name_the_reason(tmp_path):
+    pair = tmp_path / "pair.json"
+    pair.write_text(json.dumps({"format": "exactdp-pair/1", "P": {"a": "1/2", "b": "1/2"}, "Q": {"a": "1/4", "b": "3/4"}}))
+    p = run("compose", "--pair", str(pair), "--direction", "replace", expect=2)
+    assert "--direction" in p.stderr and "not a mechanism" in p.stderr
+    p = run("compose", "-m", "gauss:sigma=1", "--sampling", "mixture:1=1/2", "--direction", "replace", expect=2)
+    assert "mixture" in p.stderr
+    p = run("profile", str(pair), "--direction", "replace", expect=2)
+    assert "compose --direction replace" in p.stderr
+    # never sampled (q = 0): identical laws under every relation
+    r = compose("-m", "gauss:sigma=1", "--sampling", "poisson:q=0", "--lambda", "1", "--direction", "replace")
+    assert r["at"][0]["delta"] == "0"
+
+
+def test_calibrate_under_replace_one():
+    # one use of Laplace is 2S/b-DP under replace-one: at eps = 1, delta = 0, S = 1 the least b is 2
+    r = json.loads(run("calibrate", "laplace", "--epsilon", "1", "--delta", "0", "--relative-width", "1/100",
+                       "--direction", "replace", "--json").stdout)
+    assert r["target"]["neighbouring"] == "replace-one"
+    assert F(r["bracket"]["lo"]) < 2 <= F(r["bracket"]["hi"])
+    p = run("calibrate", "laplace", "--epsilon", "1", "--delta", "0", "--sampling-rate", "1/2", "--direction", "replace",
+            expect=2)
+    assert "refused by design" in p.stderr

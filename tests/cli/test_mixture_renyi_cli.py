@@ -64,3 +64,24 @@ def test_heterogeneous_laplace_is_answered_by_the_grid():
     at4, below = r["at"][0]["delta"], r["at"][1]["delta"]
     assert bounds(at4)[1] < 1e-20
     assert bounds(below)[0] > 0.09 / 32
+
+
+def test_subsampled_discrete_laplace_renyi_both_directions():
+    # dlaplace:a=1/2, sensitivity 2, q = 1/5: the subsampled pair A = qP + (1-q)Q, B = Q over the
+    # integers (P = DLap(e^-1/2) at 0, Q at 2), summed here in double precision (|x| <= 200)
+    r_, q = math.exp(-0.5), 0.2
+    c = (1 - r_) / (1 + r_)
+    xs = range(-200, 201)
+    P = [c * r_ ** abs(x) for x in xs]
+    Q = [c * r_ ** abs(x - 2) for x in xs]
+    A = [q * p + (1 - q) * b for p, b in zip(P, Q)]
+    remove = math.log(sum(a ** 3 * b ** -2 for a, b in zip(A, Q))) / 2
+    add = math.log(sum(b ** 3 * a ** -2 for a, b in zip(A, Q))) / 2
+    for direction, truth in (("remove", remove), ("add", add), ("both", max(remove, add))):
+        r = compose("-m", "dlaplace:a=1/2,sensitivity=2", "--sampling", "poisson:q=1/5", "-k", "4", "--alpha", "3",
+                    "--direction", direction)
+        lo, hi = bounds(r["renyi"][0]["epsilon"])
+        assert abs(lo - 4 * truth) < 1e-9 and abs(hi - 4 * truth) < 1e-9, (direction, lo, 4 * truth)
+    # RR with delta > 0: its delta-atom has no mass in the other law, so the remove direction is +inf
+    r = compose("-m", "rr:epsilon=1,delta=1/10", "--sampling", "poisson:q=1/2", "--alpha", "2", "--direction", "remove")
+    assert r["renyi"][0]["epsilon"] == "inf"

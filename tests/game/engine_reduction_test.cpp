@@ -211,6 +211,55 @@ TEST(EngineEstimate, RefusesAnOversizedGameBeforeSearching) {
   }
 }
 
+// Item 3: the estimate is made within budgets of work (counts), never of seconds, so the same
+// game and limits give the same estimate every time, whatever the load and the thread count, and
+// whether a game is refused does not depend on the machine.
+TEST(EngineEstimate, SameEstimateEveryTimeAndForAnyThreadCount) {
+  library::SparseVectorParams p;
+  p.r_threshold = q(1, 4);
+  p.r_query = q(1, 2);
+  p.queries = 16;
+  const Game g = library::svt_counter(p, {0, 1, 2});
+  EngineOptions o;
+  o.horizon = 5;
+  const GameSizeEstimate first = estimate_game(g, o), second = estimate_game(g, o);
+  EXPECT_EQ(first.entries, second.entries);
+  EXPECT_EQ(first.bytes, second.bytes);
+  EXPECT_EQ(first.levels, second.levels);
+  EXPECT_EQ(first.products, second.products);
+  EXPECT_GT(first.products, 0u);
+  EXPECT_TRUE(first.over.empty());
+  EXPECT_TRUE(first.compiled);
+  // the search reports the same estimate with one worker and with two; at this horizon the first
+  // levels are enumerated whole (the estimate is exact), so it is the search's own count
+  o.threads = 1;
+  const auto one = worst_case_hockey_stick(g, 16, o);
+  o.threads = 2;
+  const auto two = worst_case_hockey_stick(g, 16, o);
+  EXPECT_EQ(one.stats.estimate, first.entries);
+  EXPECT_EQ(two.stats.estimate, first.entries);
+  EXPECT_EQ(first.levels.size(), 5u);
+  EXPECT_EQ(first.entries, one.stats.distinct_keys);
+  EXPECT_EQ(first.entries, two.stats.distinct_keys);
+  // a game over a limit is measured again on the compiled game; that estimate, too, is the same
+  // every time, and it is the one the refusal carries
+  o.max_nodes = 2'000;  // above the 1 066 mechanism states, below the 4 794 entries
+  const GameSizeEstimate over = estimate_game(g, o), again = estimate_game(g, o);
+  EXPECT_TRUE(over.compiled);
+  EXPECT_EQ(over.over, "max_nodes");
+  EXPECT_EQ(over.entries, again.entries);
+  EXPECT_EQ(over.levels, again.levels);
+  for (unsigned threads : {1u, 2u}) {
+    o.threads = threads;
+    try {
+      (void)worst_case_hockey_stick(g, 16, o);
+      ADD_FAILURE() << "expected GameTooLarge";
+    } catch (const GameTooLarge& e) {
+      EXPECT_EQ(e.estimate(), over.entries);
+    }
+  }
+}
+
 // The estimate of a game whose levels stop growing is finite (the old root-branching estimate
 // overflowed to 2^64 − 1 on the tree counter with T = 32).
 TEST(EngineEstimate, TreeCounterEstimateDoesNotOverflow) {

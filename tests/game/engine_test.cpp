@@ -242,7 +242,7 @@ TEST(EngineLimits, RefusesBeyondMaxNodesWithEstimate) {
     FAIL() << "expected a refusal";
   } catch (const GameTooLarge& e) {
     EXPECT_EQ(e.limit(), 5u);
-    EXPECT_EQ(e.estimate(), estimate_game_size(g, 12));
+    EXPECT_EQ(e.estimate(), estimate_game(g, o).entries);  // the refusal carries the engine's estimate
     EXPECT_NE(std::string(e.what()).find("max_nodes"), std::string::npos);
   }
   // R2 at horizon 12: about a hundred belief pairs, but the optimal adversary's tree at λ = 1 has

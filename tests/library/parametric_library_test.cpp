@@ -1,6 +1,7 @@
 // Library mechanisms with a parameter (library/library_parametric.hpp, noise/ over the parametric
-// field policy): the parametric svt-counter and tree counter against the numeric engine on the
-// mechanism built with a rational r (the oracle), and against closed forms derived by hand.
+// field policy): the parametric svt-counter, above-threshold, tree, noisy-increments and d-counters
+// against the numeric engine on the mechanism built with a rational r (the oracle), and against
+// closed forms derived by hand.
 #include "exactdp/accounting/claim_check.hpp"
 #include "exactdp/accounting/parametric_check.hpp"
 #include "exactdp/core/error.hpp"
@@ -42,6 +43,13 @@ std::string tree_spec(int height) {
   return R"({"format": "exactdp/1", "name": "tree",
     "parameters": {"r": {"interval": ["0", "1"], "open": true}},
     "mechanism": {"type": "library", "name": "tree-counter", "params": {"height": )" + std::to_string(height) + R"(, "r": "r"}}})";
+}
+
+/// A parametric spec of a library mechanism @p name with @p params (a JSON object's members).
+std::string library_spec(const std::string& name, const std::string& params, int horizon = 0) {
+  return R"({"format": "exactdp/1", "name": ")" + name + "\"" + (horizon > 0 ? ", \"horizon\": " + std::to_string(horizon) : "") + R"(,
+    "parameters": {"r": {"interval": ["0", "1"], "open": true}},
+    "mechanism": {"type": "library", "name": ")" + name + R"(", "params": {)" + params + "}}}";
 }
 
 /// The largest transcript ratio P₀/P₁ or P₁/P₀ at @p r (THEOREMS.md B.5: the worst pure ratio).
@@ -96,6 +104,66 @@ TEST(ParametricTreeCounter, WorstRatioIsOneOverRToTheLevels) {
     ASSERT_EQ(ratio.partition.pieces.size(), 1u) << "height " << height;
     EXPECT_EQ(ratio.candidates[ratio.best[0]], RationalFunction::variable().pow(-(height + 1))) << "height " << height;
   }
+}
+
+TEST(ParametricAboveThreshold, HorizonOneClosedForm) {
+  // By hand, margins v ∈ {0, 1}, one query: "above" iff v + ν > τ, i.e. D = ν − τ ≥ 1 − v. As in
+  // the svt-counter's closed form above, Pr[D ≥ 0] = (1+z)/2 and Pr[D ≥ 1] = (1−z)/2 with
+  // z = (1−r)(1+r²)/(1+r)³, so the worst ratio (v = 1 against v = 0) is (1+r+2r²)/(r(2+r+r²)).
+  const ParametricSpec spec =
+      parse_parametric_spec(library_spec("above-threshold", R"("r_threshold": "r", "r_query": "r", "min_margin": 0, "max_margin": 1)", 1), "at1");
+  const auto ratio = parametric::worst_case_ratio_for_all(spec.game, 1);
+  ASSERT_FALSE(ratio.infinite);
+  ASSERT_EQ(ratio.partition.pieces.size(), 1u);
+  EXPECT_EQ(ratio.candidates[ratio.best[0]], parse_rational_function("(1+r+2*r^2)/(r*(2+r+r^2))", "r"));
+}
+
+TEST(ParametricNoisyIncrements, WorstRatioIsOneOverR) {
+  // By hand: the increments are released (y_t − y_{t−1}), one input differs by 1 (event level), and
+  // one clamped DLap(r) increment whose window holds every exact value has ratio 1/r (X-CLAMP-EXACT);
+  // the other increments have equal laws in both worlds: the worst ratio is 1/r at every horizon.
+  for (int steps = 1; steps <= 3; ++steps) {
+    const ParametricSpec spec = parse_parametric_spec(library_spec("noisy-increments", R"("steps": )" + std::to_string(steps) + R"(, "r": "r")"),
+                                                      "ni.json");
+    EXPECT_EQ(spec.game.max_horizon, static_cast<unsigned>(steps));
+    const auto ratio = parametric::worst_case_ratio_for_all(spec.game, spec.game.horizon);
+    ASSERT_FALSE(ratio.infinite);
+    ASSERT_EQ(ratio.partition.pieces.size(), 1u) << "steps " << steps;
+    EXPECT_EQ(ratio.candidates[ratio.best[0]], RationalFunction::variable().pow(-1)) << "steps " << steps;
+  }
+}
+
+TEST(ParametricDCounter, WorstRatioIsOneOverRToTheNodes) {
+  // By hand (HSV C7.5, X-TREE per counter): a unit change of every coordinate at the first step moves
+  // d(h+1) independent clamped DLap(r) nodes by 1, each of ratio 1/r: the worst ratio is r^{-d(h+1)}
+  for (const auto& [d, height] : std::vector<std::pair<int, int>>{{2, 0}, {3, 0}, {2, 1}}) {
+    const ParametricSpec spec = parse_parametric_spec(
+        library_spec("d-counter", R"("d": )" + std::to_string(d) + R"(, "height": )" + std::to_string(height) + R"(, "r": "r")"), "dc.json");
+    const auto ratio = parametric::worst_case_ratio_for_all(spec.game, spec.game.horizon);
+    ASSERT_FALSE(ratio.infinite);
+    ASSERT_EQ(ratio.partition.pieces.size(), 1u) << "d " << d << " height " << height;
+    EXPECT_EQ(ratio.candidates[ratio.best[0]], RationalFunction::variable().pow(-d * (height + 1))) << "d " << d << " height " << height;
+  }
+}
+
+RC_GTEST_PROP(ParametricLibrary, NewMechanismsEqualTheNumericEngineAtRationalPoints, ()) {
+  // every transcript probability, through the worst ratio: at a random rational r the parametric
+  // pairs evaluated at r give the numeric engine's worst_case_ratio on the mechanism built with r
+  static const std::vector<ParametricSpec> specs{
+      parse_parametric_spec(library_spec("above-threshold", R"("r_threshold": "r", "r_query": "r", "queries": 2)"), "at-rr"),
+      parse_parametric_spec(library_spec("above-threshold", R"("r_threshold": "r^2", "r_query": "1/3", "cutoff": 2, "queries": 2)"), "at-r2"),
+      parse_parametric_spec(library_spec("noisy-increments", R"("steps": 2, "r": "r", "max_input": 2, "clamp": 1)"), "ni"),
+      parse_parametric_spec(library_spec("d-counter", R"("d": 2, "height": 1, "r": "r^2", "clamp": 1)"), "dc")};
+  static const std::vector<parametric::ViewPairs> views = [] {
+    std::vector<parametric::ViewPairs> out;
+    for (const auto& s : specs) out.push_back(parametric::transcript_probabilities(s.game, s.game.horizon));
+    return out;
+  }();
+  const std::size_t which = *rc::gen::inRange<std::size_t>(0, specs.size());
+  const long d = *rc::gen::inRange(2, 30);
+  const Rational r = fraction(*rc::gen::inRange(1L, d), d);
+  const Rational expected = worst_case_ratio(specs[which].instantiate(r)).max().value();
+  RC_ASSERT(worst_ratio_at(views[which], r) == expected);
 }
 
 RC_GTEST_PROP(ParametricSvt, WorstRatioEqualsTheNumericEngineAtRationalPoints, ()) {
@@ -166,12 +234,12 @@ TEST(ParametricSvt, HoldsForEveryRAtHorizonThree) {
 }
 
 TEST(ParametricLibrarySpec, ErrorsNamePointerAndValue) {
-  auto fails = [](const std::string& text, const std::string& field, const std::string& value) {
+  auto fails = [](const std::string& text, const std::string& field, const std::string& value, const std::string& where = "bad.json") {
     try {
       parse_parametric_spec(text, "bad.json");
       ADD_FAILURE() << "accepted: " << text;
     } catch (const Error& e) {
-      EXPECT_EQ(e.where(), "bad.json");
+      EXPECT_EQ(e.where(), where);
       EXPECT_EQ(e.field(), field) << e.what();
       EXPECT_EQ(e.value(), value) << e.what();
     }
@@ -184,6 +252,10 @@ TEST(ParametricLibrarySpec, ErrorsNamePointerAndValue) {
   fails(svt_spec(2, "r", "2*r", "[0, 1]", R"(["1/4", "3/4"])"), "/mechanism/params/r_query", "2*r");
   // no noise parameter uses r
   fails(svt_spec(2, "1/2", "1/2"), "/mechanism/params", R"({"r_threshold":"1/2","r_query":"1/2","thresholds":[0,1,2]})");
+  // the new entries name their parameters too
+  fails(library_spec("above-threshold", R"("r_threshold": "r", "r_query": "1+r")"), "/mechanism/params/r_query", "1+r");
+  // (a parameter that does not depend on r is checked by the ordinary loader at a point of the range)
+  fails(library_spec("noisy-increments", R"("steps": 2, "r": "r", "clamp": -1)"), "/mechanism/params/clamp", "-1", "bad.json at r = 1/2");
   // a library mechanism that does not take a parameter
   fails(R"({"format": "exactdp/1", "parameters": {"r": {"interval": ["0", "1"]}},
            "mechanism": {"type": "library", "name": "rr", "params": {"lambda": "r"}}})",

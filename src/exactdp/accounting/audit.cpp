@@ -200,7 +200,9 @@ void audit_grid(ClaimResult& r, const ContinuousPair& pair, const AuditOptions& 
   GridOptions g;
   g.precision = options.start;
   g.direction = c.direction;
-  g.max_points = options.grid_max_points;
+  // a budget above the per-law cap raises the cap: otherwise every law is re-gridded coarser at the
+  // cap and a larger --grid-points would buy time without a finer law
+  g.max_points = std::max(options.grid_max_points, options.grid_point_budget);
   std::optional<GridBracket> best;  // the intersection of the brackets so far: never wider on refining
   for (unsigned res = options.grid_resolution_start; res <= options.grid_resolution_max; res *= 2) {
     g.resolution = res;

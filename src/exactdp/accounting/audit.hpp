@@ -103,7 +103,8 @@ struct AuditOptions {
   /// grid_resolution_max, until the claim is decided — but no doubling once the largest law held
   /// exceeds grid_point_budget / 2 points (the next one would exceed the budget: its time grows
   /// with the square of the size). The bracket's width falls about 4-fold per doubling.
-  /// grid_max_points bounds each law's size (a larger law is re-gridded coarser).
+  /// grid_max_points bounds each law's size (a larger law is re-gridded coarser); a grid_point_budget
+  /// above it raises the bound to the budget, so a larger budget always allows finer laws.
   unsigned grid_resolution_start = 4;
   unsigned grid_resolution_max = 1024;
   std::size_t grid_point_budget = 40000;

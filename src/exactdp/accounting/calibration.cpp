@@ -1,6 +1,7 @@
 #include "exactdp/accounting/calibration.hpp"
 
 #include "exactdp/accounting/mechanism_spec.hpp"
+#include "exactdp/accounting/replace_one.hpp"
 #include "exactdp/core/error.hpp"
 
 #include <algorithm>
@@ -70,6 +71,13 @@ CalibrationFamily family_of(const std::string& name, const std::string& text) {
   if (name == "dlaplace") return {name, "r", true, Rational(0), Rational(1), dlaplace_why};
   if (name == "rr") return {name, "lambda", false, Rational(1), std::nullopt, rr_why};
   if (name == "krr") return {name, "lambda", false, Rational(1), std::nullopt, krr_why};
+  if (name == "dgauss" && text.find("truncation") != std::string::npos)
+    throw Error(where, "family", text,
+                "calibration of the truncated discrete Gaussian is refused: its privacy is not monotone in sigma2, so no "
+                "bisection finds the least sigma2 (with truncation T = 1 and sensitivity 1, delta(1) = "
+                "(t + (1 - e*t)^+)/(1 + 2t), t = e^(-1/(2 sigma2)): 1/(e + 2) = 0.212 at sigma2 = 1/2 but 0.304 at "
+                "sigma2 = 2, because more noise moves more mass onto the outputs only one neighbour can give; "
+                "docs/calibration.md)");
   if (name == "dgauss")
     throw Error(where, "family", text,
                 "calibration of the discrete Gaussian is refused: no argument that more noise (a larger sigma2) is a "
@@ -163,7 +171,14 @@ namespace {
 Claim level_claim(const CalibrationLevel& level, const CalibrationTarget& target, const CalibrationOptions& options) {
   Claim claim;
   claim.id = level.mechanism;
-  claim.components.push_back({level.mechanism, parse_mechanism_spec(level.mechanism), target.times});
+  const MechanismSpec spec = parse_mechanism_spec(level.mechanism);
+  if (target.replace_one) {  // judged on the replace-one pair; the level keeps the calibrated parameter's spec
+    const MechanismSpec replaced = replace_one(spec);
+    claim.components.push_back({replaced.to_string(), replaced, target.times});
+    claim.neighbouring = "replace-one";
+  } else {
+    claim.components.push_back({level.mechanism, spec, target.times});
+  }
   if (target.sampling_rate) {
     claim.sampling = "poisson:q=" + to_string(*target.sampling_rate);
     claim.sampling_rate = target.sampling_rate;
@@ -233,6 +248,8 @@ void validate(const CalibrationFamily& f, const CalibrationTarget& t, const Cali
   if (t.times < 1) throw Error(where, "times", "0", "at least one use");
   if (t.sampling_rate && (sgn(*t.sampling_rate) <= 0 || *t.sampling_rate > 1))
     throw Error(where, "sampling_rate", to_string(*t.sampling_rate), "must lie in (0, 1]");
+  if (t.replace_one && t.sampling_rate && *t.sampling_rate != 1)
+    throw Error(where, "direction", "replace", "with sampling_rate " + to_string(*t.sampling_rate) + ": " + replace_one_subsampling_reason());
   if (sgn(o.relative_width) <= 0) throw Error(where, "relative_width", to_string(o.relative_width), "must be positive");
   if (o.max_levels < 2) throw Error(where, "max_levels", std::to_string(o.max_levels), "at least 2");
   if (o.refine_grid_point_limit > limits::max_grid_point_budget)

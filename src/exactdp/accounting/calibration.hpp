@@ -37,7 +37,9 @@
 ///
 /// `dgauss` is refused: whether N_ℤ(0, σ₂²) is a post-processing of N_ℤ(0, σ₁²) is not known
 /// (a sum of discrete Gaussians is not a discrete Gaussian), so a bisection would rest on an
-/// unproved premise. What the planner refuses (e.g. Laplace under Poisson sampling, composition
+/// unproved premise. The truncated discrete Gaussian (`dgauss:truncation=T`) is refused because its
+/// privacy is *not* monotone in σ²: more noise moves mass onto the outputs beyond the other
+/// neighbour's support (docs/calibration.md gives the counterexample). What the planner refuses (e.g. Laplace under Poisson sampling, composition
 /// routes without a certified profile) is refused here with the planner's reason.
 #pragma once
 
@@ -78,6 +80,11 @@ struct CalibrationTarget {
   Rational delta;
   unsigned long times = 1;
   std::optional<Rational> sampling_rate;
+  /// Replace-one neighbours instead of add/remove: each level is judged on its replace-one pair
+  /// (accounting/replace_one.hpp: additive noise at twice the sensitivity, randomized response as
+  /// it is), so the bracket is of the noise parameter that meets the target under replace-one.
+  /// Refused with a sampling rate (no one pair is the subsampled mechanism's replace-one pair).
+  bool replace_one = false;
 };
 
 /// Which certified quantity witnesses each level: ε(δ) compared with ε, or δ(ε) compared with δ.
@@ -154,7 +161,8 @@ struct CalibrationResult {
 
 /// The least noise of @p family_template (calibration_family()) that meets @p target: see the
 /// file comment. Refuses before any work (exactdp::Error) a target with ε < 0, δ ∉ [0, 1), no
-/// use, a sampling rate outside (0, 1], a relative width ≤ 0, a Gaussian with δ = 0 (never
+/// use, a sampling rate outside (0, 1], replace-one with a sampling rate (field "direction"), a
+/// relative width ≤ 0, a Gaussian with δ = 0 (never
 /// (ε, 0)-DP), and what the planner refuses at the first level.
 CalibrationResult calibrate(std::string_view family_template, const CalibrationTarget& target,
                             const CalibrationOptions& options = {});

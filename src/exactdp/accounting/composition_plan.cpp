@@ -105,14 +105,16 @@ bool closed_form(const CompositionComponent& c) {
 bool mixture_form(const CompositionComponent& c) { return c.times == 1 && c.gaussian_mixture().has_value(); }
 
 bool grid_form(const CompositionComponent& c) {
+  if (c.spec && !c.pair && !c.mixture.empty()) return c.times > 1;  // several uses of a Gaussian mixture
   if (!c.spec || c.pair || !c.mixture.empty()) return false;
   const bool sampled = c.sampling_rate && *c.sampling_rate != 1;
   if (c.spec->family() == MechanismFamily::gaussian) return sampled;
   return c.spec->family() == MechanismFamily::laplace && (c.times > 1 || sampled);
 }
 
-/// The continuous pair of a gauss or laplace component (any sampling rate, no mixture), if any.
+/// The continuous pair of a gauss or laplace component (any sampling rate) or of a Gaussian mixture, if any.
 std::optional<ContinuousPair> grid_pair(const CompositionComponent& c) {
+  if (c.spec && !c.pair && !c.mixture.empty()) return ContinuousPair::gaussian_mixture(*c.gaussian_mixture());
   if (!c.spec || c.pair || !c.mixture.empty()) return std::nullopt;
   return continuous_pair(*c.spec, c.sampling_rate.value_or(Rational(1)));
 }
@@ -292,6 +294,7 @@ CompositionPlan plan_composition(const std::vector<CompositionComponent>& comps,
   if (comps.empty()) throw Error("compose", "", "", "nothing to compose: give at least one mechanism or pair");
   CompositionPlan plan;
   plan.memory_budget = options.memory_budget;
+  plan.grid_resolution = options.grid_resolution;
   const Integer budget(static_cast<unsigned long>(options.memory_budget));
   const std::string budget_text = human_bytes(budget);
   std::string skipped;
@@ -367,7 +370,7 @@ CompositionPlan plan_composition(const std::vector<CompositionComponent>& comps,
   if (options.grid_brackets && comps.size() > 1 &&
       std::all_of(comps.begin(), comps.end(), [](const CompositionComponent& c) { return grid_pair(c).has_value(); })) {
     plan.route = CompositionRoute::grid_bracket;
-    plan.reason = with("certified grid bracket of a heterogeneous composition (Gaussian and Laplace mechanisms)");
+    plan.reason = with("certified grid bracket of a heterogeneous composition (Gaussian, Laplace and mixture mechanisms)");
     return plan;
   }
   plan.route = CompositionRoute::renyi;
@@ -661,6 +664,12 @@ DirectedRenyi one_use_renyi(const CompositionComponent& c, const Rational& alpha
   if (!c.mixture.empty()) {
     r.why_not = "the Renyi divergence of a Gaussian mixture with several sensitivities is not built (bounds/gaussian_mixture.hpp "
                 "answers its profile for one use)";
+    return r;
+  }
+  if (sampled_certified(c)) {  // a finite base pair: both directions, every order (amplification/subsampled_loss.hpp)
+    const SubsampledCertifiedLoss sampled(*s.certified_loss(p), *c.sampling_rate);
+    r.remove = sampled.renyi_divergence(alpha, NeighbourDirection::remove);
+    r.add = sampled.renyi_divergence(alpha, NeighbourDirection::add);
     return r;
   }
   if (c.sampling_rate && *c.sampling_rate != 1) {

@@ -125,6 +125,9 @@ struct PlanOptions {
   bool force_exact = false;
   /// Whether the grid-bracket route may be chosen (the audit runs it; compose does not).
   bool grid_brackets = false;
+  /// Grid points per standard deviation of the grid-bracket route (GridOptions::resolution):
+  /// callers that refine intersect the brackets of rising resolutions.
+  unsigned grid_resolution = 32;
 };
 
 /// The route chosen for a composition, with the estimates behind the choice.
@@ -136,6 +139,7 @@ struct CompositionPlan {
   std::optional<Integer> exact_atoms;
   /// The budget the choice was made under.
   std::uint64_t memory_budget = default_memory_budget;
+  unsigned grid_resolution = 32;  ///< PlanOptions::grid_resolution
   /// Why this route, in one line (e.g. why the exact route was skipped).
   std::string reason;
 
@@ -208,11 +212,12 @@ private:
   std::optional<CertifiedLoss> fast_certified_;    ///< fast_convolution: else the certified one
   std::vector<GridComponent> grid_;                 ///< grid_bracket: the pairs analysed, with their uses
   std::optional<GaussianMixture> mixture_;          ///< closed_form: one use of a Gaussian mixture
-  /// The grid of the grid_bracket route: 32 points per standard deviation (relative widths about
-  /// 10⁻³ for one use; the audit and Python refine further by intersecting resolutions).
-  static GridOptions grid_options() {
+  /// The grid of the grid_bracket route: the plan's resolution, by default 32 points per standard
+  /// deviation (relative widths about 10⁻³ for one use; the audit and Python refine further by
+  /// intersecting resolutions).
+  GridOptions grid_options() const {
     GridOptions o;
-    o.resolution = 32;
+    o.resolution = plan_.grid_resolution;
     return o;
   }
 };
@@ -221,7 +226,9 @@ private:
 /// (remove Σ times_i·D_α(P_i‖Q_i), add Σ times_i·D_α(Q_i‖P_i), both the larger sum), certified;
 /// std::nullopt when it is +∞. Poisson-subsampled components are certified by
 /// bounds/subsampled_renyi.hpp (the Gaussian: remove and both, the larger direction by MTZ19; the
-/// Laplace mechanism: remove only); a component whose direction cannot be certified, or a Gaussian
+/// Laplace mechanism: remove only); subsampled pairs with certified masses (dlaplace, rr/krr by ε,
+/// truncated dgauss) by amplification/subsampled_loss.hpp (both directions, every order); a
+/// component whose direction cannot be certified, or a Gaussian
 /// mixture with several sensitivities, is refused with exactdp::Error naming "alpha" or
 /// "direction" and the reason, never answered +∞. Precondition: α > 1.
 std::optional<Interval> composed_renyi(const std::vector<CompositionComponent>& components, const Rational& alpha,

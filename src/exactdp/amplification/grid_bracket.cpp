@@ -523,6 +523,18 @@ struct BaseLaws {
 
 std::pair<LossLaw, LossLaw> subsampled_laws(const BaseLaws& base, const Rational& q, Precision p);
 
+/// Where a strictly increasing loss ℓ = g(t) of a base variable t reaches a level l.
+struct Inv {
+  bool none = false;       // g > l everywhere
+  bool unbounded = false;  // g⁻¹(l) ∈ [−∞, t.upper()]
+  Interval t;              // encloses g⁻¹(l) (its upper end only, when unbounded)
+};
+
+/// The remove and add loss laws of the pair (qP + (1 − q)Q, Q) whose loss is a strictly increasing
+/// function g of a base variable with laws @p base (P: FP, SFP; Q: FQ, SFQ), g⁻¹ given by @p inverse.
+std::pair<LossLaw, LossLaw> mixed_laws(const BaseLaws& base, const Rational& q, std::function<Inv(const Rational&)> inverse,
+                                       Precision p);
+
 /// The base laws of the Laplace pair P = Lap(0, b), Q = Lap(Δ, b) (loss ε₀ on x <= 0, (Δ − 2x)/b
 /// inside, −ε₀ on x >= Δ; ε₀ = Δ/b), point masses included, on enclosures: every function is
 /// monotone, so its range over [t₁, t₂] is the hull of its exact values at the two rational ends
@@ -546,9 +558,93 @@ BaseLaws laplace_base_laws(const Rational& eps0, Precision p) {
   return base;
 }
 
+/// L⁻¹(l) of a Gaussian mixture's loss (ContinuousPair::gaussian_mixture). L is convex and increasing
+/// in x (a log-sum-exp of increasing linear functions), so Newton's method in binary64 started to the
+/// right of the root (where the top component alone reaches e^l) descends to it monotonically; the
+/// binary64 value only proposes a bracket [a, b], which MPFI certifies (L(a) < l < L(b)), widened
+/// 16-fold up to 10 times. A lower end that stays uncertified leaves the root unbounded below (F is
+/// then enclosed by [0, F(b)]: wider, still sound).
+Inv mixture_inverse(const GaussianMixture& m, const Rational& l, Precision p) {
+  Inv r;
+  const Rational w0 = m.zero_weight();
+  if (sgn(w0) > 0 && exp(Interval(l, p)).upper() <= w0) {  // L > ln w₀ ≥ l everywhere
+    r.none = true;
+    return r;
+  }
+  const double s2 = mpq_get_d(Rational(m.sigma() * m.sigma()).get_mpq_t()), level = mpq_get_d(l.get_mpq_t());
+  std::vector<double> a, b;  // L(x) = ln Σ e^{a_i + b_i x}
+  for (const auto& c : m.components()) {
+    const double ci = mpq_get_d(c.sensitivity.get_mpq_t());
+    a.push_back(std::log(mpq_get_d(c.weight.get_mpq_t())) - ci * ci / (2 * s2));
+    b.push_back(ci / s2);
+  }
+  double x = (level - a.back()) / b.back();
+  for (int i = 0; i < 200 && std::isfinite(x); ++i) {
+    double top = -std::numeric_limits<double>::infinity(), sum = 0, slope = 0;
+    for (std::size_t j = 0; j < a.size(); ++j) top = std::max(top, a[j] + b[j] * x);
+    for (std::size_t j = 0; j < a.size(); ++j) {
+      const double e = std::exp(a[j] + b[j] * x - top);
+      sum += e;
+      slope += e * b[j];
+    }
+    const double step = (top + std::log(sum) - level) / (slope / sum);
+    x -= step;
+    if (!(std::abs(step) > 0x1p-50 * (1 + std::abs(x)))) break;
+  }
+  if (!std::isfinite(x)) x = 0;  // only a worse starting bracket
+  const Rational centre(x);
+  std::optional<Rational> lo, hi;
+  double eta = 0x1p-46 * (1 + std::abs(x));
+  for (int k = 0; k < 10 && !(lo && hi); ++k, eta *= 16) {
+    if (!hi) {
+      const Rational cand = centre + Rational(eta);
+      const Interval v = m.loss(cand, p);
+      if (v.lower_is_finite() && v.lower() > l) hi = cand;
+    }
+    if (!lo) {
+      const Rational cand = centre - Rational(eta);
+      const Interval v = m.loss(cand, p);
+      if (v.upper_is_finite() && v.upper() < l) lo = cand;
+    }
+  }
+  for (Rational step(1); !hi; step *= 2) {  // far from the binary64 guess: an expanding search
+    const Rational cand = centre + step;
+    const Interval v = m.loss(cand, p);
+    if (v.lower_is_finite() && v.lower() > l) hi = cand;
+    if (step > Rational(1L << 40))
+      throw Error("grid bracket", "loss", to_string(l), "the Gaussian mixture's loss root could not be bracketed");
+  }
+  if (!lo) {
+    r.unbounded = true;
+    r.t = Interval(*hi, p);
+    return r;
+  }
+  r.t = Interval::hull(*lo, *hi, p);
+  return r;
+}
+
+/// The laws of a Gaussian mixture's loss: M = Σ w_i N(c_i, σ²) is (1 − w₀)·P + w₀·N(0, σ²) with P
+/// the mixture of the positive components renormalised, so the subsampled pair's laws apply with
+/// the output x as the base variable and L⁻¹ in place of g⁻¹.
+std::pair<LossLaw, LossLaw> mixture_laws(const GaussianMixture& m, Precision p) {
+  const Rational w0 = m.zero_weight(), q = 1 - w0;
+  std::vector<MixtureComponent> positive;
+  for (const auto& c : m.components())
+    if (sgn(c.sensitivity) > 0) positive.push_back({c.sensitivity, Rational(c.weight / q)});
+  const GaussianMixture P(m.sigma(), positive);
+  const Interval sigma(m.sigma(), p);
+  BaseLaws base;
+  base.FP = [P](const Interval& t) { return P.cdf(t); };
+  base.SFP = [P](const Interval& t) { return P.cdf(t, true); };
+  base.FQ = [sigma](const Interval& t) { return normal_cdf(t / sigma); };
+  base.SFQ = [sigma](const Interval& t) { return normal_cdf(-t / sigma); };
+  return mixed_laws(base, q, [m, p](const Rational& l) { return mixture_inverse(m, l, p); }, p);
+}
+
 /// The loss laws of the two directions of a pair: remove (L under A against B) and add (−L under
 /// B against A).
 std::pair<LossLaw, LossLaw> loss_laws(const ContinuousPair& pair, Precision p) {
+  if (pair.kind == ContinuousPair::Kind::mixture) return mixture_laws(GaussianMixture(pair.sigma_or_scale, pair.mixture), p);
   if (pair.kind == ContinuousPair::Kind::laplace && pair.q != 1)
     // subsampled: the losses g(±ε₀) of the point masses are irrational, so the point masses ride in
     // the base laws and fall into the bins that contain them (any bin content splits and merges
@@ -594,14 +690,9 @@ std::pair<LossLaw, LossLaw> loss_laws(const ContinuousPair& pair, Precision p) {
 
 /// The remove and add loss laws of the pair (qP + (1 − q)Q, Q) whose base loss has @p base.
 std::pair<LossLaw, LossLaw> subsampled_laws(const BaseLaws& base, const Rational& q, Precision p) {
-  const auto FP = base.FP, SFP = base.SFP, FQ = base.FQ, SFQ = base.SFQ;
-  // g(L) = ln(q e^L + 1 − q) is the subsampled loss; g⁻¹(l) = ln((e^l − (1 − q))/q) for e^l > 1 − q.
-  struct Inv {
-    bool none = false;       // e^l <= 1 − q: g > l everywhere
-    bool unbounded = false;  // e^l − (1 − q) straddles 0: g⁻¹(l) ∈ [−∞, hi]
-    Interval t;
-  };
-  auto inverse_uncached = [q, p](const Rational& l) {
+  // g(L) = ln(q e^L + 1 − q) is the subsampled loss; g⁻¹(l) = ln((e^l − (1 − q))/q) for e^l > 1 − q
+  // (none: e^l <= 1 − q; unbounded: e^l − (1 − q) straddles 0)
+  auto inverse = [q, p](const Rational& l) {
     Inv r;
     if (q == 1) {
       r.t = Interval(l, p);
@@ -620,6 +711,12 @@ std::pair<LossLaw, LossLaw> subsampled_laws(const BaseLaws& base, const Rational
     r.t = log(arg / Interval(q, p));
     return r;
   };
+  return mixed_laws(base, q, inverse, p);
+}
+
+std::pair<LossLaw, LossLaw> mixed_laws(const BaseLaws& base, const Rational& q, std::function<Inv(const Rational&)> inverse_uncached,
+                                       Precision p) {
+  const auto FP = base.FP, SFP = base.SFP, FQ = base.FQ, SFQ = base.SFQ;
   // The first and second distributions' CDFs are evaluated at the same point one after the other
   // (BinMasses), and both need Φ at the same arguments: remember the last point's inverse and the
   // Φ values computed there (each is computed at most once per point).
@@ -701,6 +798,18 @@ std::pair<double, Rational> deviation_and_scale(const ContinuousPair& pair) {
     // subsampled: about q·(e^{ε₀} − 1)/√2 (the deviation of q(e^L − 1) under Q, L about ±ε₀)
     const double e0 = mpq_get_d(eps0.get_mpq_t()), q = mpq_get_d(pair.q.get_mpq_t());
     return {std::min(e0, q * std::expm1(e0) / std::sqrt(2.0)), Rational(1)};
+  }
+  if (pair.kind == ContinuousPair::Kind::mixture) {
+    // at most the largest c/σ (the deviation of the unmixed Gaussian's loss); about the χ² divergence's
+    // square root sqrt(Σ w_i w_j e^{c_i c_j/σ²} − 1) when that is smaller (as for the subsampled Gaussian)
+    const double s2 = mpq_get_d(Rational(pair.sigma_or_scale * pair.sigma_or_scale).get_mpq_t());
+    double chi2 = -1;
+    for (const auto& ci : pair.mixture)
+      for (const auto& cj : pair.mixture)
+        chi2 += mpq_get_d(ci.weight.get_mpq_t()) * mpq_get_d(cj.weight.get_mpq_t()) *
+                std::exp(mpq_get_d(ci.sensitivity.get_mpq_t()) * mpq_get_d(cj.sensitivity.get_mpq_t()) / s2);
+    const double top = mpq_get_d(pair.sensitivity.get_mpq_t()) / std::sqrt(s2);
+    return {std::min(top, std::sqrt(std::max(chi2, 0.0))), Rational(1)};
   }
   const Rational mu_q = pair.sensitivity / pair.sigma_or_scale;
   const double mu = mpq_get_d(mu_q.get_mpq_t()), q = mpq_get_d(pair.q.get_mpq_t());

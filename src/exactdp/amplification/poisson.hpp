@@ -2,7 +2,7 @@
 /// Poisson subsampling (each record enters the mechanism's input independently with probability
 /// q) and certified brackets for mechanisms whose privacy loss has infinite support: the
 /// Poisson-subsampled Gaussian (the DP-SGD step) and Laplace mechanism, and k-fold compositions of
-/// the continuous Gaussian and Laplace mechanisms.
+/// the continuous Gaussian and Laplace mechanisms and of Gaussian mixtures.
 ///
 /// **Which pair is analysed (add/remove neighbouring).** Let (P, Q) be the worst-case pair of one
 /// use of the base mechanism as exactdp states it (the spec's pair: the output law when the record
@@ -62,6 +62,7 @@
 /// Both directions of the pair are bounded separately and combined by max.
 #pragma once
 
+#include "exactdp/bounds/gaussian_mixture.hpp"
 #include "exactdp/divergence/direction.hpp"
 #include "exactdp/divergence/privacy_loss.hpp"
 #include "exactdp/numeric/interval.hpp"
@@ -79,11 +80,12 @@ namespace exactdp {
 /// A one-use neighbouring pair with infinite-support privacy loss, described by the laws of its loss.
 struct ContinuousPair {
   /// Which mechanism.
-  enum class Kind { gaussian, laplace };
+  enum class Kind { gaussian, laplace, mixture };
   Kind kind = Kind::gaussian;
-  Rational sigma_or_scale{1};  ///< σ (gaussian) or b (laplace)
-  Rational sensitivity{1};     ///< Δ
-  Rational q{1};               ///< Poisson sampling rate (1: not subsampled)
+  Rational sigma_or_scale{1};  ///< σ (gaussian, mixture) or b (laplace)
+  Rational sensitivity{1};     ///< Δ (mixture: the largest contribution c_i, for reports)
+  Rational q{1};               ///< Poisson sampling rate (1: not subsampled; a mixture carries its weights instead)
+  std::vector<MixtureComponent> mixture;  ///< the components (c_i, w_i) of a Gaussian mixture, else empty
 
   /// The Gaussian mechanism N(0, σ²) with sensitivity Δ, Poisson-subsampled at rate q (q = 1: not
   /// subsampled), add/remove. Preconditions: σ, Δ > 0, 0 < q ≤ 1 (exactdp::Error naming the field).
@@ -93,6 +95,13 @@ struct ContinuousPair {
   /// the irrational g(±Δ/b); they are carried inside the bins that contain them.
   /// Preconditions: b, Δ > 0, 0 < q ≤ 1 (exactdp::Error naming the field).
   static ContinuousPair laplace(const Rational& scale, const Rational& sensitivity, const Rational& q = 1);
+  /// The Gaussian mixture mechanism (bounds/gaussian_mixture.hpp): Σ w_i N(c_i, σ²) against
+  /// N(0, σ²), remove, and the reverse, add. Its loss L(x) = ln Σ w_i e^{(c_i x − c_i²/2)/σ²} is
+  /// strictly increasing in the output x, so Pr[L ≤ l] = Pr[X ≤ L⁻¹(l)] under both laws; the root
+  /// L⁻¹(l) at each bin boundary is located in binary64 and certified by two MPFI evaluations of
+  /// L around it (a wider bracket, never a wrong one, when that fails). The Poisson-subsampled
+  /// Gaussian is the mixture {(0, 1 − q), (Δ, q)}.
+  static ContinuousPair gaussian_mixture(const GaussianMixture& mixture);
   /// One line for reports.
   std::string describe() const;
 };

@@ -14,8 +14,9 @@ SubsampledCertifiedLoss::SubsampledCertifiedLoss(const CertifiedLoss& base, cons
   // base atoms ascend by ratio r; q·r + 1 − q ascends with r (remove), its inverse descends (add)
   for (const auto& a : base.atoms()) {
     const Interval mixed = rate * a.p + rest * a.q;  // the law with the record possibly sampled
-    remove_.push_back({mixed, a.q, a.ratio.is_infinite()});
-    add_.push_back({a.q, mixed, q == 1 && a.ratio.is_zero()});
+    // exact zeros: the base's ratio-0 atom has P = 0, its ratio-∞ atom Q = 0
+    remove_.push_back({mixed, a.q, a.ratio.is_infinite(), q == 1 && a.ratio.is_zero()});
+    add_.push_back({a.q, mixed, q == 1 && a.ratio.is_zero(), a.ratio.is_infinite()});
   }
   std::reverse(add_.begin(), add_.end());
 }
@@ -65,6 +66,29 @@ Interval SubsampledCertifiedLoss::least_epsilon(const Rational& delta, Neighbour
   if (!lambda.lower_is_finite()) return Interval::infinity(precision_);
   if (lambda.upper_is_finite() && lambda.upper() == 1) return Interval::zero(precision_);
   return log(lambda);
+}
+
+Interval SubsampledCertifiedLoss::renyi(const std::vector<Point>& points, const Rational& alpha) const {
+  Interval moment = Interval::zero(precision_);
+  for (const Point& x : points) {
+    if (x.null) continue;                                         // no mass in the first law: no term
+    if (x.infinite) return Interval::infinity(precision_);        // first law only: D_α = +∞
+    moment += renyi_term(x.p, x.q, alpha);                        // p^α q^{1−α} (functionals.hpp)
+  }
+  return log(moment) / Interval(Rational(alpha - 1), precision_);
+}
+
+Interval SubsampledCertifiedLoss::renyi_divergence(const Rational& alpha, NeighbourDirection direction) const {
+  if (alpha <= 1)
+    throw Error("SubsampledCertifiedLoss", "alpha", to_string(alpha), "the Renyi order alpha must exceed 1");
+  switch (direction) {
+    case NeighbourDirection::remove: return renyi(remove_, alpha);
+    case NeighbourDirection::add: return renyi(add_, alpha);
+    case NeighbourDirection::both: break;
+  }
+  const Interval r = renyi(remove_, alpha), a = renyi(add_, alpha);
+  if (!r.upper_is_finite() || !a.upper_is_finite()) return Interval::infinity(precision_);
+  return max(r, a);
 }
 
 }  // namespace exactdp

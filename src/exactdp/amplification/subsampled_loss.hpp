@@ -12,6 +12,12 @@
 /// least ε by suffixes (THEOREMS.md A.1) need. Masses are certified intervals, so every answer is a
 /// certified enclosure whose width is set by the working precision, not by a grid.
 ///
+/// The Rényi divergence of one use is the same finite sum over these atoms, Σ_{A>0} A^α B^{1−α}
+/// (remove; B^α A^{1−α} for add): the base pair is finite (the discrete Laplace pair is the clamped
+/// one, whose loss distribution is the unclamped one's, THEOREMS.md B.14), so no series and no tail
+/// bound are needed, and every rational order α > 1 — not only the integers — gets a certified
+/// value in both directions. Rényi divergences add under composition, so k uses are k times this.
+///
 /// Compositions of several uses are answered by the fast certified convolution instead
 /// (compose/fast_convolution.hpp, with a sampling rate), whose grid needs only enclosures of the
 /// losses.
@@ -45,18 +51,27 @@ public:
   /// Precondition: 0 ≤ δ ≤ 1 (exactdp::Error naming "delta").
   Interval least_epsilon(const Rational& delta, NeighbourDirection direction = NeighbourDirection::both) const;
 
+  /// D_α in @p direction (remove: D_α(A‖B), add: D_α(B‖A), both: the max) for a rational order
+  /// α > 1, certified: ln(Σ_{A>0} A^α B^{1−α})/(α − 1) over the atoms of that direction (file
+  /// comment); the point +∞ when an atom has mass in the first law only (an outcome of the
+  /// sampled record that the other law cannot produce). Precondition: α > 1 (exactdp::Error naming
+  /// "alpha").
+  Interval renyi_divergence(const Rational& alpha, NeighbourDirection direction = NeighbourDirection::both) const;
+
   friend bool operator==(const SubsampledCertifiedLoss&, const SubsampledCertifiedLoss&) = default;
 
 private:
   /// One atom of one direction: masses (p, q) of the pair in that direction; `infinite` when q is
-  /// exactly 0 (an outcome of the first law only).
+  /// exactly 0 (an outcome of the first law only), `null` when p is exactly 0.
   struct Point {
     Interval p, q;
     bool infinite = false;
+    bool null = false;
     friend bool operator==(const Point&, const Point&) = default;
   };
   Interval hockey_stick(const std::vector<Point>& points, const Interval& lambda) const;
   Interval least_lambda(const std::vector<Point>& points, const Rational& delta) const;
+  Interval renyi(const std::vector<Point>& points, const Rational& alpha) const;
 
   Rational rate_;
   Precision precision_ = default_precision;

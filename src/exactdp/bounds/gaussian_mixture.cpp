@@ -144,6 +144,12 @@ GaussianMixture::GaussianMixture(const Rational& sigma, std::vector<MixtureCompo
   if (!positive) throw Error(kWhere, "sensitivities", "0", "need at least one positive sensitivity");
 }
 
+Interval GaussianMixture::loss(const Rational& x, Precision p) const { return loss_at(*this, x, p); }
+
+Interval GaussianMixture::cdf(const Interval& t, bool upper_tail) const {
+  return mixture_cdf(*this, t, upper_tail, t.precision());
+}
+
 Rational GaussianMixture::zero_weight() const {
   return sgn(components_.front().sensitivity) == 0 ? components_.front().weight : Rational(0);
 }

@@ -52,6 +52,12 @@ public:
   /// One line for reports.
   std::string describe() const;
 
+  /// The privacy loss L(x) = ln Σ w_i e^{(c_i x − c_i²/2)/σ²} at a rational output x, certified
+  /// (strictly increasing in x; file comment).
+  Interval loss(const Rational& x, Precision precision = default_precision) const;
+  /// Pr_M[X ≤ t] = Σ w_i Φ((t − c_i)/σ) over every t of the enclosure (@p upper_tail: Pr_M[X > t]).
+  Interval cdf(const Interval& t, bool upper_tail = false) const;
+
   /// δ(ε) in @p direction of one use (file comment), certified at @p precision; both is the max of
   /// the two. Any rational ε (ε < 0 included: the formulas hold for every λ > 0).
   Interval delta_at_epsilon(const Rational& epsilon, NeighbourDirection direction,

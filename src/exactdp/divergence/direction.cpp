@@ -19,9 +19,8 @@ NeighbourDirection parse_direction(std::string_view text, const std::string& whe
   if (text == "add") return NeighbourDirection::add;
   if (text == "replace")
     throw Error(where, "direction", std::string(text),
-                "replace-one is not a direction: an unsampled mechanism's pair already is its replace-one pair "
-                "(give the replace sensitivity; its directions coincide), and under Poisson subsampling replace-one "
-                "is not modelled; expected both, remove or add");
+                "replace-one is not a divergence of a pair but a different pair: it is asked of a mechanism (compose or "
+                "calibrate --direction replace, accounting/replace_one.hpp), not here; expected both, remove or add");
   throw Error(where, "direction", std::string(text), "expected both, remove or add");
 }
 

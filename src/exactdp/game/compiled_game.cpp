@@ -97,14 +97,21 @@ void explore_mechanism(const Game& game, const CompileOptions& options, Compiled
   for (int b = 0; b < 2; ++b)
     for (const auto& [s, p] : game.initial[b]) intern(s, 0);
   std::size_t done = 0;
+  std::uint64_t steps = 0;
   for (unsigned d = 0; d + 1 <= options.horizon; ++d) {
     const std::size_t end = g.states.size();
     for (; done < end; ++done)
       for (MessageId m : g.messages) {
+        if (++steps > options.max_steps)
+          throw GameTooLarge("compile_game", steps, options.max_steps, "kernels read from the mechanism", "max_steps",
+                             "the size estimate's compilation budget");
         for (const auto& t : mech.step(g.states[done], m)) {
           intern(t.next, d + 1);
           raw.rows.push_back({t.answer, g.local_of.at(t.next), pool(t.probability)});
         }
+        if (raw.rows.size() > options.max_rows)
+          throw GameTooLarge("compile_game", raw.rows.size(), options.max_rows, "kernel rows read from the mechanism", "max_rows",
+                             "the size estimate's compilation budget");
         raw.offsets.push_back(static_cast<std::uint32_t>(raw.rows.size()));
       }
     if (options.on_depth) options.on_depth(d + 1, g.states.size());

@@ -28,6 +28,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <unordered_map>
 #include <vector>
 
@@ -59,6 +60,13 @@ struct CompileOptions {
   bool reduce = true;
   /// Most mechanism states to explore before refusing (exactdp::GameTooLarge).
   std::uint64_t max_states = 20'000'000;
+  /// Most kernels (state, message) to read from the mechanism, and most kernel rows (state,
+  /// message, transition), before refusing with exactdp::GameTooLarge (field "max_steps" or
+  /// "max_rows"): deterministic bounds on the compilation's work, used by the engine's size
+  /// estimate (engine.cpp). A mechanism's step may cost microseconds or milliseconds (library
+  /// mechanisms compute exact kernels on first use), hence a bound on each.
+  std::uint64_t max_steps = std::numeric_limits<std::uint64_t>::max();
+  std::uint64_t max_rows = std::numeric_limits<std::uint64_t>::max();
   /// Called once per explored depth with (depth, states so far); may throw to stop.
   std::function<void(unsigned, std::uint64_t)> on_depth;
 };

@@ -187,14 +187,18 @@ void root_node(const Game& game, const CompiledGame& g, unsigned rounds, Node& o
 /// The children of the belief pair @p belief under the message pair @p act, straight from the
 /// mechanism (no compiled game): m_b′(c′) = Σ_c m_b(c)·κ(a, c′ | c, x_b) (THEOREMS.md B.1), one
 /// RawChild per answer, by answer, zero masses dropped. Used by the up-front estimate and by the
-/// split of a game at a depth, which both walk the unreduced game's first levels.
+/// split of a game at a depth, which both walk the unreduced game's first levels. Adds to
+/// @p products (when given) the number of (state, transition) products formed.
 static std::vector<RawChild> belief_children(const InteractiveMechanism& mech,
                                              const std::array<std::vector<std::pair<std::uint32_t, Integer>>, 2>& belief,
-                                             const MessagePair& act) {
+                                             const MessagePair& act, std::uint64_t* products = nullptr) {
   std::map<AnswerId, std::array<std::map<StateId, Rational>, 2>> acc;
   for (int b = 0; b < 2; ++b)
-    for (const auto& [s, u] : belief[b])
-      for (const auto& tr : mech.step(s, b == 0 ? act.world0 : act.world1)) acc[tr.answer][b][tr.next] += Rational(u) * tr.probability;
+    for (const auto& [s, u] : belief[b]) {
+      const auto& step = mech.step(s, b == 0 ? act.world0 : act.world1);
+      if (products) *products += step.size();
+      for (const auto& tr : step) acc[tr.answer][b][tr.next] += Rational(u) * tr.probability;
+    }
   std::vector<RawChild> out;
   out.reserve(acc.size());
   for (auto& [a, beliefs] : acc) {
@@ -212,30 +216,55 @@ namespace {
 
 // ------------------------------------------------------------------ the up-front estimate
 
-/// The first levels of the unreduced game are enumerated while the level to expand has at most
-/// this many nodes and the enumeration has run for less than estimate_seconds. The enumeration
-/// runs before the search on one thread, at about three times the search's cost per node, and it
-/// repeats the search's first levels: with a cap of 20 000 it enumerated the svt-counter game at
-/// horizon 7 almost whole, a third of the run spent on one core (bench/engine_scaling --stats).
-/// At 2 000 it costs tens of milliseconds, and the extrapolation is no worse on the bench's games
-/// (docs/engine.md gives the figures).
-constexpr std::size_t estimate_level_nodes = 2'000;
-constexpr double estimate_seconds = 0.25;
-/// The same caps for the second measurement, on the compiled game (first_levels_compiled), which
-/// runs only for a game over a limit on the first: there the estimate decides a refusal, so it
-/// measures further.
-constexpr std::size_t recheck_level_nodes = 20'000;
-constexpr double recheck_level_seconds = 0.4;
+/// What one measurement of the first levels may spend. Counts, not seconds: the estimate, and so
+/// whether a game is refused, is the same on every machine and under any load. Work is counted in
+/// *products*: one (state or class, kernel row) pair multiplied while a node is expanded, the unit
+/// of an expansion's cost.
+struct LevelBudget {
+  std::size_t level_nodes = 0;  ///< a level is expanded only while it has at most this many nodes ...
+  std::uint64_t products = 0;   ///< ... and the products of the levels expanded stay within this
+};
 
-/// Exact key counts of the first levels of the unreduced game, on the calling thread.
+/// The first measurement, on the unreduced game before anything is compiled. It runs on one thread
+/// before the search and repeats the search's first levels, so it is kept small: with a cap of
+/// 20 000 nodes it enumerated the svt-counter game at horizon 7 almost whole, a third of the run on
+/// one core (bench/engine_scaling --stats). At 2 000 nodes it costs tens of milliseconds and the
+/// extrapolation is no worse on the bench's games (docs/engine.md gives the figures). The products
+/// bound stops a mechanism with wide kernels (many states per belief, many transitions per state)
+/// after about 0.2 s of CPU on the bench machine (about 2 µs per product through the mechanism's
+/// own step function and ordered maps; the svt-counter game spends 21 000 products, the tree
+/// counter 29 000, AboveThreshold 52 000 before the node cap stops them).
+constexpr LevelBudget first_budget{2'000, 100'000};
+/// The second measurement, on the compiled game (first_levels_compiled), is made within
+/// first_budget for a game under the limits, and within this larger budget for a game over a limit
+/// on the first: there the estimate decides a refusal, so it measures further.
+constexpr LevelBudget recheck_budget{20'000, 800'000};
+/// The compilation that allows the second measurement is bounded too, so that a refusal takes
+/// under a second: at most this many mechanism states, this many kernels read from the mechanism
+/// (a step of the library's sparse-vector mechanisms costs 60–170 µs on the bench machine: 10 000
+/// of them about a second), and this many kernel rows times the levels refined (the partition
+/// refinement reads every row once per level). Past it the unreduced estimate stands.
+constexpr std::uint64_t recheck_states = 1'000'000;
+constexpr std::uint64_t recheck_steps = 10'000;
+constexpr std::uint64_t recheck_row_levels = 20'000'000;
+
+/// Exact key counts of the first levels.
 struct LevelCounts {
   std::vector<std::uint64_t> keys;  // keys[t]: distinct canonical nodes after t rounds
   double bytes_per_key = 0;         // mean key bytes of the last level
+  std::uint64_t products = 0;       // spent on the levels kept
 };
 
-LevelCounts first_levels(const Game& game, unsigned horizon) {
-  using Clock = std::chrono::steady_clock;
-  const auto start = Clock::now();
+/// Whether the next level (of @p size nodes) may be expanded under @p budget: it is small enough,
+/// and its products, predicted from the last level's products per node, fit in what is left.
+bool may_expand(const LevelCounts& c, std::size_t size, std::uint64_t last_products, std::size_t last_size, const LevelBudget& budget) {
+  if (size > budget.level_nodes) return false;
+  if (last_size == 0) return c.products <= budget.products;
+  const double predicted = static_cast<double>(last_products) / static_cast<double>(last_size) * static_cast<double>(size);
+  return static_cast<double>(c.products) + predicted <= static_cast<double>(budget.products);
+}
+
+LevelCounts first_levels(const Game& game, unsigned horizon, const LevelBudget& budget = first_budget) {
   const InteractiveMechanism& mech = *game.mechanism;
   const Verifier& ver = *game.verifier;
   struct Open {
@@ -259,16 +288,19 @@ LevelCounts first_levels(const Game& game, unsigned horizon) {
   }
   out.keys.push_back(1);
   std::vector<std::uint8_t> bytes;
+  std::uint64_t last_products = 0;
+  std::size_t last_size = 0;
   for (unsigned t = 0; t + 1 < horizon; ++t) {
-    if (level.size() > estimate_level_nodes || std::chrono::duration<double>(Clock::now() - start).count() > estimate_seconds) break;
+    if (!may_expand(out, level.size(), last_products, last_size, budget)) break;
     std::unordered_set<std::string> seen;
     std::vector<Open> next;
-    std::uint64_t key_bytes = 0;
+    std::uint64_t key_bytes = 0, products = 0;
+    bool whole = true;
     for (const Open& o : level) {
       const auto& acts = ver.allowed(o.sigma);
       for (std::size_t i = 0; i < acts.size(); ++i) {
         const VerifierState ns = ver.next(o.sigma, i);
-        for (RawChild& raw : belief_children(mech, o.belief, acts[i])) {
+        for (RawChild& raw : belief_children(mech, o.belief, acts[i], &products)) {
           Node n;
           Rational z;
           canonicalise(raw, 0, ns, n, z);
@@ -280,7 +312,16 @@ LevelCounts first_levels(const Game& game, unsigned horizon) {
           }
         }
       }
+      // a level that would overrun the budget is dropped whole: a partial level is no count
+      if (out.products + products > budget.products) {
+        whole = false;
+        break;
+      }
     }
+    if (!whole) break;
+    out.products += products;
+    last_products = products;
+    last_size = level.size();
     out.keys.push_back(next.size());
     out.bytes_per_key = next.empty() ? 0 : static_cast<double>(key_bytes) / static_cast<double>(next.size());
     level = std::move(next);
@@ -315,12 +356,10 @@ std::uint64_t extrapolate(const LevelCounts& c, unsigned horizon) {
 
 /// Exact memo-entry counts of the first levels of the *compiled* game, as the search will meet
 /// them: children by expand_action and canonicalise over the bisimulation classes, terminal nodes
-/// (valued in place) not counted. Used when the estimate on the unreduced game is over a limit:
-/// reductions can make the real game far smaller (AboveThreshold's unreduced game grows about
-/// tenfold a round, its classes under twofold), never larger.
-LevelCounts first_levels_compiled(const CompiledGame& g, const Game& game, unsigned horizon) {
-  using Clock = std::chrono::steady_clock;
-  const auto start = Clock::now();
+/// (valued in place) not counted. The second stage of every estimate (measure): reductions can
+/// make the real game far smaller than the unreduced one (AboveThreshold's unreduced game grows
+/// about tenfold a round, its classes under twofold), never larger.
+LevelCounts first_levels_compiled(const CompiledGame& g, const Game& game, unsigned horizon, const LevelBudget& budget = recheck_budget) {
   auto terminal = [&](const Node& n) {
     if (n.rounds == 0) return true;
     if (g.reduced && (n.belief[0].empty() || n.belief[1].empty())) return true;
@@ -334,13 +373,24 @@ LevelCounts first_levels_compiled(const CompiledGame& g, const Game& game, unsig
   out.keys.push_back(level.size());
   std::vector<std::uint8_t> bytes;
   std::vector<RawChild> raws;
+  std::uint64_t last_products = 0;
+  std::size_t last_size = 0;
   for (unsigned t = 0; t + 1 < horizon && !level.empty(); ++t) {
-    if (level.size() > recheck_level_nodes || std::chrono::duration<double>(Clock::now() - start).count() > recheck_level_seconds) break;
+    if (!may_expand(out, level.size(), last_products, last_size, budget)) break;
     std::unordered_set<std::string> seen;
     std::vector<Node> next;
-    std::uint64_t key_bytes = 0;
-    for (const Node& n : level)
+    std::uint64_t key_bytes = 0, products = 0;
+    bool whole = true;
+    for (const Node& n : level) {
       for (std::uint32_t a : g.kept_actions[n.rounds][n.sigma]) {
+        const MessagePair& pair = g.pairs[n.sigma][a];
+        for (int b = 0; b < 2; ++b) {
+          const auto slot = static_cast<std::uint32_t>(g.slot_of[b == 0 ? pair.world0 : pair.world1]);
+          for (const auto& [c, u] : n.belief[b]) {
+            const auto [first, last] = g.rows(n.rounds, c, slot);
+            products += static_cast<std::uint64_t>(last - first);
+          }
+        }
         expand_action(g, n, a, raws);
         for (const RawChild& raw : raws) {
           Node c;
@@ -354,6 +404,15 @@ LevelCounts first_levels_compiled(const CompiledGame& g, const Game& game, unsig
           }
         }
       }
+      if (out.products + products > budget.products) {
+        whole = false;
+        break;
+      }
+    }
+    if (!whole) break;
+    out.products += products;
+    last_products = products;
+    last_size = level.size();
     out.keys.push_back(next.size());
     if (!next.empty()) out.bytes_per_key = static_cast<double>(key_bytes) / static_cast<double>(next.size());
     level = std::move(next);
@@ -361,12 +420,100 @@ LevelCounts first_levels_compiled(const CompiledGame& g, const Game& game, unsig
   return out;
 }
 
-/// Bounds of the compilation that re-measures a game over a limit on its unreduced estimate.
-constexpr double recheck_seconds = 3.0;
-constexpr std::uint64_t recheck_states = 1'000'000;
-
 /// Memory of one memo entry: header, key, value, a hash slot at load ≤ 3/4.
 constexpr double entry_overhead_bytes = 32 + 16 + 11;
+
+/// The size estimate of a run and, when the game had to be compiled to make it, the compiled game.
+struct Measured {
+  GameSizeEstimate estimate;
+  std::optional<CompiledGame> game;  // compiled for the second measurement (always, below the limits)
+  double compile_seconds = 0;
+};
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+std::uint64_t saturating(double x) {
+  return x >= 1.8e19 ? std::numeric_limits<std::uint64_t>::max() : static_cast<std::uint64_t>(x);
+}
+
+/// Σ over the levels with a round left of the measured key counts of the compiled game and, past
+/// them, of c_t·m_t: c_t the ≡_r-classes of the level (r = horizon − t rounds left, a count the
+/// compilation gives for free) and m_t the belief pairs per class, which grows about linearly with
+/// the rounds played — from level 1 to the last level measured, and on at the same rate. The class
+/// counts carry the mechanism's own structure, which a growth factor of the first levels cannot:
+/// the tree counter's levels swell within each dyadic block and collapse where a block closes (its
+/// completed nodes merge), so a factor taken early (it was the smallest of the last four) missed
+/// the second half of T = 32 by 2.4× (651 854 against 1 534 516 entries), and the svt-counter's
+/// growth slows as its classes do (docs/engine.md gives the figures).
+std::uint64_t extrapolate_by_classes(const LevelCounts& c, const CompiledGame& g, unsigned horizon) {
+  const std::size_t n = c.keys.size();
+  if (n >= horizon || n < 2) return extrapolate(c, horizon);
+  auto classes = [&](std::size_t t) { return static_cast<double>(g.tables[horizon - t]->classes); };
+  auto per_class = [&](std::size_t t) { return classes(t) > 0 ? static_cast<double>(c.keys[t]) / classes(t) : 0.0; };
+  const double last = per_class(n - 1);
+  const double slope = n > 2 ? std::max(0.0, (last - per_class(1)) / static_cast<double>(n - 2)) : 0.0;
+  std::uint64_t total = 0;
+  for (std::size_t t = 0; t < n; ++t) total = saturating_add(total, c.keys[t]);
+  for (std::size_t t = n; t < horizon; ++t) {
+    const double level = (last + slope * static_cast<double>(t - (n - 1))) * classes(t);
+    if (level >= 1.8e19) return std::numeric_limits<std::uint64_t>::max();
+    total = saturating_add(total, static_cast<std::uint64_t>(level));
+  }
+  return total;
+}
+
+void fill(GameSizeEstimate& e, const LevelCounts& counts, std::uint64_t entries, const EngineOptions& options) {
+  e.entries = entries;
+  e.bytes = saturating(static_cast<double>(e.entries) * (counts.bytes_per_key + entry_overhead_bytes));
+  e.levels = counts.keys;
+  e.products += counts.products;
+  e.over.clear();
+  if (e.entries > options.max_nodes) e.over = "max_nodes";
+  else if (e.bytes > options.max_bytes) e.over = "max_bytes";
+}
+
+/// The refusal of a game whose estimate is over a limit (GameSizeEstimate::over).
+[[noreturn]] void refuse(const GameSizeEstimate& e, const EngineOptions& options, const char* where) {
+  if (e.over == "max_nodes")
+    throw GameTooLarge(where, e.entries, options.max_nodes, "distinct belief pairs (estimated from the growth of its first levels)");
+  throw GameTooLarge(where, e.bytes, options.max_bytes, "bytes of memo (estimated from the growth of its first levels)", "max_bytes",
+                     "--max-memory");
+}
+
+/// The engine's estimate (estimate_game), in two stages. First on the unreduced game, before
+/// anything is compiled; when that is over a limit the game is compiled within a budget (a
+/// mechanism too large to compile within it is refused on the unreduced estimate) and measured
+/// again as the search will meet it, up to larger levels. Otherwise the game is compiled (the
+/// search needs it) and its first levels measured again within the first budget. Either way the
+/// estimate that counts is the compiled game's, extrapolated by its classes (extrapolate_by_classes).
+/// @p co are the compilation's options (with the progress hook).
+Measured measure(const Game& game, unsigned horizon, const EngineOptions& options, const CompileOptions& co) {
+  Measured m;
+  const LevelCounts unreduced = first_levels(game, horizon);
+  fill(m.estimate, unreduced, extrapolate(unreduced, horizon), options);
+  const bool recheck = !m.estimate.over.empty();
+  if (recheck && !options.reduce) return m;
+  CompileOptions bounded = co;
+  if (recheck) {
+    bounded.max_states = std::min<std::uint64_t>(co.max_states, recheck_states);
+    bounded.max_steps = recheck_steps;
+    bounded.max_rows = recheck_row_levels / std::max(horizon, 1u);
+  }
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    m.game = compile_game(game, bounded);
+  } catch (const GameTooLarge& e) {
+    if (!recheck || (e.field() != "max_rows" && e.field() != "max_steps" && bounded.max_states == co.max_states)) throw;
+    return m;
+  }
+  m.compile_seconds = seconds_since(start);
+  m.estimate.compiled = true;
+  const LevelCounts compiled = first_levels_compiled(*m.game, game, horizon, recheck ? recheck_budget : first_budget);
+  fill(m.estimate, compiled, extrapolate_by_classes(compiled, *m.game, horizon), options);
+  return m;
+}
 
 // ------------------------------------------------------------------ preparation
 
@@ -377,37 +524,17 @@ struct Prepared {
   EngineTimings timings;  // of the estimate and the compilation
 };
 
-double seconds_since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
-
-
-Prepared prepare(const Game& game, const EngineOptions& options, const char* where) {
+unsigned checked_horizon(const Game& game, const EngineOptions& options, const char* where) {
   game.validate();
   const unsigned horizon = options.horizon.value_or(game.horizon);
   if (horizon == 0) throw Error(where, "horizon", "0", "the horizon must be at least 1");
   game.check_horizon(horizon);
+  return horizon;
+}
+
+Prepared prepare(const Game& game, const EngineOptions& options, const char* where) {
+  const unsigned horizon = checked_horizon(game, options, where);
   Prepared p;
-  auto phase = std::chrono::steady_clock::now();
-  LevelCounts counts = first_levels(game, horizon);
-  p.estimate = extrapolate(counts, horizon);
-  p.timings.estimate = seconds_since(phase);
-  auto over = [&] {
-    return p.estimate > options.max_nodes ||
-           static_cast<double>(p.estimate) * (counts.bytes_per_key + entry_overhead_bytes) > static_cast<double>(options.max_bytes);
-  };
-  auto refuse = [&] {
-    if (p.estimate > options.max_nodes)
-      throw GameTooLarge(where, p.estimate, options.max_nodes, "distinct belief pairs (estimated from the growth of its first levels)");
-    const double bytes = static_cast<double>(p.estimate) * (counts.bytes_per_key + entry_overhead_bytes);
-    if (bytes > static_cast<double>(options.max_bytes))
-      throw GameTooLarge(where, bytes >= 1.8e19 ? std::numeric_limits<std::uint64_t>::max() : static_cast<std::uint64_t>(bytes),
-                         options.max_bytes, "bytes of memo (estimated from the growth of its first levels)", "max_bytes", "--max-memory");
-  };
-  // the unreduced game bounds the reduced one from above; only when it is over a limit is the
-  // game compiled first and measured again as the search will meet it (below)
-  const bool recheck = over() && options.reduce;
-  if (!recheck) refuse();
   CompileOptions co;
   co.horizon = horizon;
   co.reduce = options.reduce;
@@ -416,7 +543,7 @@ Prepared prepare(const Game& game, const EngineOptions& options, const char* whe
   double last = 0;
   if (options.progress)
     co.on_depth = [&](unsigned depth, std::uint64_t states) {
-      const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      const double t = seconds_since(start);
       if (t < 2.0 || t - last < 1.0) return;
       last = t;
       EngineProgress pr;
@@ -428,39 +555,12 @@ Prepared prepare(const Game& game, const EngineOptions& options, const char* whe
       pr.estimate = p.estimate;
       options.progress(pr);
     };
-  if (recheck) {
-    // the compilation that allows the second measurement is itself bounded (a few seconds, a
-    // million mechanism states): a game whose mechanism is too large to compile that fast is
-    // refused on the unreduced estimate, as before
-    struct Budget {};
-    const auto progress = co.on_depth;
-    const auto max_states = co.max_states;
-    co.max_states = std::min<std::uint64_t>(max_states, recheck_states);
-    co.on_depth = [&](unsigned depth, std::uint64_t states) {
-      if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > recheck_seconds) throw Budget{};
-      if (progress) progress(depth, states);
-    };
-    phase = std::chrono::steady_clock::now();
-    try {
-      p.game = compile_game(game, co);
-    } catch (const Budget&) {
-      refuse();
-    } catch (const GameTooLarge&) {
-      if (co.max_states == max_states) throw;
-      refuse();
-    }
-    p.timings.compile = seconds_since(phase);
-    phase = std::chrono::steady_clock::now();
-    counts = first_levels_compiled(p.game, game, horizon);
-    p.estimate = extrapolate(counts, horizon);
-    p.timings.estimate += seconds_since(phase);
-    refuse();
-    p.workers = search_workers(options, p.estimate);
-    return p;
-  }
-  phase = std::chrono::steady_clock::now();
-  p.game = compile_game(game, co);
-  p.timings.compile = seconds_since(phase);
+  Measured m = measure(game, horizon, options, co);
+  p.estimate = m.estimate.entries;
+  p.timings.compile = m.compile_seconds;
+  p.timings.estimate = seconds_since(start) - m.compile_seconds;
+  if (!m.estimate.over.empty()) refuse(m.estimate, options, where);
+  p.game = std::move(*m.game);  // compiled whenever the estimate is under the limits
   p.workers = search_workers(options, p.estimate);
   return p;
 }
@@ -746,6 +846,15 @@ GameAnswer solve_game(const Game& game, const GameQuestion& question, const Engi
 std::uint64_t estimate_game_size(const Game& game, unsigned horizon) {
   game.validate();
   return engine_detail::extrapolate(engine_detail::first_levels(game, horizon), horizon);
+}
+
+GameSizeEstimate estimate_game(const Game& game, const EngineOptions& options) {
+  const unsigned horizon = engine_detail::checked_horizon(game, options, "estimate_game");
+  engine_detail::CompileOptions co;
+  co.horizon = horizon;
+  co.reduce = options.reduce;
+  co.max_states = options.max_nodes;
+  return engine_detail::measure(game, horizon, options, co).estimate;
 }
 
 std::uint64_t peak_resident_kib() {

@@ -24,6 +24,7 @@
 #include "exactdp/numeric/interval.hpp"
 #include "exactdp/numeric/rational.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -102,6 +103,31 @@ struct EngineTimings {
   double busy = 0;
   double one_busy = 0;   ///< ... the search time during which exactly one worker was busy ...
   double none_busy = 0;  ///< ... and none (scheduling, waking the pool, stealing).
+  /// Whether busy, one_busy and none_busy were recorded (EngineOptions::record_busy_time with
+  /// more than one worker).
+  bool busy_recorded = false;
+  /// The run's wall time from its start to its result (the phases above and what lies between
+  /// them: the root's preparation, reading the values, building a witness).
+  double total = 0;
+
+  /// Wall time with at most one thread working: everything outside the search (total − search,
+  /// all on the calling thread) and, when busy_recorded, the search time with one worker busy or
+  /// none. Without the record a run of several workers counts its whole search as parallel, so
+  /// the share below is then a lower bound.
+  double serial() const { return total - search + (busy_recorded ? one_busy + none_busy : 0); }
+  /// The serial fraction f of the run's work (Amdahl): serial() against the work, the serial time
+  /// plus `workers` times the time more than one worker was busy (with one worker: the search).
+  double serial_fraction() const {
+    const double parallel = search - (busy_recorded ? one_busy + none_busy : 0);
+    const double work = serial() + static_cast<double>(std::max(workers, 1u)) * parallel;
+    return work > 0 ? serial() / work : 0;
+  }
+  /// Amdahl's prediction of the speed-up on @p cores cores from serial_fraction():
+  /// 1 / (f + (1 − f) / cores).
+  double amdahl_speedup(unsigned cores) const {
+    const double f = serial_fraction();
+    return 1 / (f + (1 - f) / static_cast<double>(std::max(cores, 1u)));
+  }
 };
 
 /// Counters of one run (the `--stats` of the command line). The node counts are the same
@@ -140,12 +166,42 @@ private:
 };
 
 /// An estimate of the number of memo entries (distinct canonical belief pairs with at least one
-/// round left) of the game up to @p horizon rounds, measured from the growth of its first levels:
-/// the levels are enumerated exactly while they stay small (a fraction of a second), and each
-/// later level is extrapolated from the last measured growth factor. It is an estimate, not a
-/// bound: memoisation and the end of a mechanism's horizon often make later levels grow slower.
-/// Saturates at UINT64_MAX. Reads the mechanism on the calling thread.
+/// round left) of the unreduced game up to @p horizon rounds, measured from the growth of its
+/// first levels: the levels are enumerated exactly while they stay small (a level of at most
+/// 2 000 nodes, within a fixed budget of work counted in belief × kernel-row products, never in
+/// seconds: the same figure on every machine and under any load), and each later level is
+/// extrapolated from the last measured growth. It is an estimate, not a bound: memoisation and the
+/// end of a mechanism's horizon often make later levels grow slower. Saturates at UINT64_MAX.
+/// Reads the mechanism on the calling thread. The first stage of estimate_game.
 std::uint64_t estimate_game_size(const Game& game, unsigned horizon);
+
+/// The engine's up-front estimate of a run (estimate_game), as solve_game makes it before it
+/// searches and on which it refuses a game. Deterministic: the same game and limits give the same
+/// estimate on any machine, under any load and for any thread count.
+struct GameSizeEstimate {
+  std::uint64_t entries = 0;  ///< estimated memo entries (distinct belief pairs with a round left); saturates
+  std::uint64_t bytes = 0;    ///< their estimated memo bytes; saturates
+  /// The levels enumerated exactly: entries after t rounds, t = 0, 1, … (of the compiled game when
+  /// `compiled`, else of the unreduced game); later levels are extrapolated.
+  std::vector<std::uint64_t> levels;
+  std::uint64_t products = 0;  ///< the work spent, in belief × kernel-row products (the budget's unit)
+  /// Measured a second time on the compiled (reduced) game — always, unless the unreduced
+  /// estimate was over a limit and the game could not be compiled within the estimate's budget
+  /// (docs/engine.md, "Estimate").
+  bool compiled = false;
+  /// The limit the estimate exceeds, so that solve_game would refuse the game: "max_nodes",
+  /// "max_bytes", or empty.
+  std::string over;
+};
+
+/// The up-front size estimate solve_game makes with @p options (horizon, limits, reduce), without
+/// searching: the unreduced game's first levels; then the game is compiled (when the unreduced
+/// estimate exceeds a limit, only within a budget of kernels, states and rows read from the
+/// mechanism, past which the unreduced estimate stands and refuses) and the compiled game's first
+/// levels are measured and extrapolated by its bisimulation classes per level. Throws
+/// exactdp::Error on an invalid game or horizon, exactdp::GameTooLarge when the mechanism has more
+/// states than options.max_nodes.
+GameSizeEstimate estimate_game(const Game& game, const EngineOptions& options = {});
 
 /// sup_A H_λ in both directions at one λ (THEOREMS.md B.2).
 struct HockeyStickResult {

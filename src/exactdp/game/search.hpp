@@ -241,6 +241,8 @@ public:
     s.estimate = estimate_;
     s.timings = timings_;
     for (const auto& c : counters_) s.timings.tasks += c.tasks;
+    // the phases before the solver (estimate, compilation) and everything since it was built
+    s.timings.total = timings_.estimate + timings_.compile + seconds_since(start_);
     return s;
   }
 
@@ -509,6 +511,7 @@ private:
   /// The busy intervals the workers recorded during one search [from, to], swept in time order:
   /// how long no worker, exactly one, and more were expanding nodes (EngineTimings).
   void sweep_busy_intervals(std::chrono::steady_clock::time_point from, std::chrono::steady_clock::time_point to) {
+    timings_.busy_recorded = true;
     std::vector<std::pair<std::chrono::steady_clock::time_point, int>> events;
     for (auto& c : counters_) {
       for (const auto& [b, e] : c.busy) {

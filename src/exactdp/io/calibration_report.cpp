@@ -58,6 +58,7 @@ std::string calibration_report_json(const CalibrationResult& r, int digits) {
            {"noisier", r.family.noisier_is_larger ? "larger" : "smaller"}};
   json target{{"epsilon", to_string(r.target.epsilon)}, {"delta", to_string(r.target.delta)}, {"times", r.target.times}};
   if (r.target.sampling_rate) target["sampling_rate"] = to_string(*r.target.sampling_rate);
+  target["neighbouring"] = r.target.replace_one ? "replace-one" : "add-remove";
   out["target"] = target;
   out["witness"] = r.witness == CalibrationWitness::epsilon ? "epsilon" : "delta";
   out["relative_width"] = to_string(r.relative_width);

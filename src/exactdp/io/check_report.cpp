@@ -41,7 +41,11 @@ std::string check_report_json(const Game& game, const std::string& source, const
     out["stats"] = {{"nodes_visited", v.stats.nodes_visited}, {"distinct_keys", v.stats.distinct_keys},
                     {"cache_hits", v.stats.cache_hits}, {"peak_rss_kib", peak_resident_kib()},
                     {"memo_bytes", v.stats.memo_bytes}, {"mechanism_states", v.stats.mechanism_states},
-                    {"state_classes", v.stats.state_classes}, {"estimate", v.stats.estimate}};
+                    {"state_classes", v.stats.state_classes}, {"estimate", v.stats.estimate},
+                    {"timings",
+                     {{"estimate", v.stats.timings.estimate}, {"compile", v.stats.timings.compile}, {"setup", v.stats.timings.setup},
+                      {"search", v.stats.timings.search}, {"total", v.stats.timings.total}, {"workers", v.stats.timings.workers},
+                      {"tasks", v.stats.timings.tasks}, {"serial_fraction", v.stats.timings.serial_fraction()}}}};
   if (v.witness) out["witness"] = json::parse(witness_json(game, *v.witness));
   return out.dump();
 }

@@ -1,5 +1,6 @@
 #include "exactdp/io/parametric_report.hpp"
 
+#include "exactdp/core/error.hpp"
 #include "exactdp/io/check_report.hpp"
 
 #include <nlohmann/json.hpp>
@@ -327,6 +328,43 @@ std::string parametric_delta_text(const ParametricSpec& spec, const ParametricDe
     os << ".\n";
   }
   return os.str();
+}
+
+}  // namespace exactdp
+
+namespace exactdp {
+
+parametric::RationalFunction read_parametric_expression(const ParametricSpec& spec, const std::string& text, const std::string& field) {
+  try {
+    return parametric::parse_rational_function(text, spec.game.parameter, field);
+  } catch (const Error& e) {
+    throw Error(field, "", text, e.why());
+  }
+}
+
+std::pair<ParametricClaimVerdict, parametric::RationalFunction> check_parametric_claim(
+    const ParametricSpec& spec, const std::string& parameter, const std::string& lambda, const std::string& epsilon, const std::string& delta,
+    const ParametricCheckOptions& options, const ParametricClaimFields& fields) {
+  if (!epsilon.empty())
+    throw Error(fields.epsilon, "", epsilon,
+                "for every value of a parameter, write the claim as " + fields.lambda + " (λ = e^ε as a function of the parameter)");
+  if (lambda.empty()) throw Error(fields.lambda, "", "", "a claim for every value needs " + fields.lambda + ", an expression in the parameter");
+  if (parameter != spec.game.parameter) throw Error(fields.for_all, "", parameter, "the spec's parameter is `" + spec.game.parameter + "`");
+  const parametric::RationalFunction l = read_parametric_expression(spec, lambda, fields.lambda);
+  const parametric::RationalFunction d = delta.empty() ? parametric::RationalFunction() : read_parametric_expression(spec, delta, fields.delta);
+  ParametricClaimVerdict v = check_approximate_dp_for_all(spec.game, [&](const Rational& r) { return spec.instantiate(r); }, l, d, options);
+  return {std::move(v), l};
+}
+
+std::string parametric_profile_report(const ParametricSpec& spec, const std::string& lambda, unsigned horizon, bool cross_check, bool json,
+                                      const std::string& lambda_field) {
+  if (!lambda.empty()) {
+    const parametric::RationalFunction l = read_parametric_expression(spec, lambda, lambda_field);
+    const auto profile = worst_case_delta_for_all(spec.game, [&](const Rational& r) { return spec.instantiate(r); }, l, horizon, cross_check);
+    return json ? parametric_delta_json(spec, profile) : parametric_delta_text(spec, profile);
+  }
+  const auto ratio = parametric::worst_case_ratio_for_all(spec.game, horizon ? horizon : spec.game.horizon);
+  return json ? parametric_ratio_json(spec, ratio) : parametric_ratio_text(spec, ratio);
 }
 
 }  // namespace exactdp

@@ -20,6 +20,7 @@
 #include "exactdp/io/parametric_spec.hpp"
 
 #include <string>
+#include <utility>
 
 namespace exactdp {
 
@@ -49,5 +50,29 @@ std::string parametric_ratio_text(const ParametricSpec& spec, const parametric::
 /// "delta_backward"}], "stats"}.
 std::string parametric_delta_json(const ParametricSpec& spec, const ParametricDeltaProfile& profile);
 std::string parametric_delta_text(const ParametricSpec& spec, const ParametricDeltaProfile& profile);
+
+/// An expression in the spec's parameter as a claim gives it (`--lambda "1/r^3"`, Python's
+/// `lam=1/r**3`): parsed by parametric::parse_rational_function; an error names @p field (the flag
+/// or argument as the user wrote it), the text and the position.
+parametric::RationalFunction read_parametric_expression(const ParametricSpec& spec, const std::string& text, const std::string& field);
+
+/// How a front end names the inputs of a claim for every value (errors name these fields).
+struct ParametricClaimFields {
+  std::string for_all = "--for-all", lambda = "--lambda", epsilon = "--epsilon", delta = "--delta";
+};
+
+/// `check SPEC --for-all P --lambda L [--delta D]` as the command line and Python run it: @p parameter
+/// must be the spec's, λ is required and ε refused (λ = e^ε is written as a function of the
+/// parameter), an empty δ is 0; then check_approximate_dp_for_all on the spec. Errors name @p fields.
+/// Returns the verdict and the λ it decided.
+std::pair<ParametricClaimVerdict, parametric::RationalFunction> check_parametric_claim(
+    const ParametricSpec& spec, const std::string& parameter, const std::string& lambda, const std::string& epsilon, const std::string& delta,
+    const ParametricCheckOptions& options, const ParametricClaimFields& fields = {});
+
+/// `profile SPEC --parametric [--lambda L]` as JSON (@p json) or text: with @p lambda empty the
+/// piecewise worst pure ratio, else the piecewise worst δ(λ(r)) (the numeric δ at every piece's
+/// sample unless not @p cross_check). @p horizon 0: the spec's. Errors name @p lambda_field.
+std::string parametric_profile_report(const ParametricSpec& spec, const std::string& lambda, unsigned horizon, bool cross_check, bool json,
+                                      const std::string& lambda_field = "--lambda");
 
 }  // namespace exactdp

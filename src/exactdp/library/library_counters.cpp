@@ -9,6 +9,8 @@
 #include "exactdp/noise/dlap_closed_form.hpp"
 #include "exactdp/mechanism/noninteractive.hpp"
 
+#include <algorithm>
+#include <cstdlib>
 #include <memory>
 
 namespace exactdp::library {
@@ -138,20 +140,141 @@ parametric::ParametricGame binary_tree_counter_for_all(unsigned height, const pa
   return g;
 }
 
+namespace {
+
+/// Every input vector in [0, max_input]^d in lexicographic order, written "x1,x2,…" (the d-counter's
+/// messages, as library::d_counter names them).
+std::vector<std::vector<long>> input_grid(unsigned d, long max_input) {
+  std::vector<std::vector<long>> out{{}};
+  for (unsigned i = 0; i < d; ++i) {
+    std::vector<std::vector<long>> next;
+    for (const auto& v : out)
+      for (long x = 0; x <= max_input; ++x) {
+        auto w = v;
+        w.push_back(x);
+        next.push_back(std::move(w));
+      }
+    out = std::move(next);
+  }
+  return out;
+}
+
+}  // namespace
+
+parametric::ParametricGame d_counter_for_all(unsigned d, unsigned height, const parametric::RationalFunction& r, long max_input, long clamp,
+                                             const parametric::ParameterRange& range, const std::string& parameter) {
+  const char* where = "library::d_counter_for_all";
+  // the limits of library::d_counter
+  require(d >= 1 && d <= 3, where, "d", Rational(d), "must be between 1 and 3");
+  require(height <= 3, where, "height", Rational(height), "must be between 0 and 3");
+  require(max_input >= 1 && max_input <= 8, where, "max_input", Rational(max_input), "must be between 1 and 8");
+  require(clamp >= 0 && clamp <= 4, where, "clamp", Rational(clamp), "must be between 0 and 4");
+  detail::check_noise_for_all(where, "r", r, range, parameter);
+  using parametric::ParametricField;
+  // a state is the d counters' states side by side, each written with its length first (a halted
+  // counter's state is shorter); the d counters step in lockstep on the coordinates of the input
+  auto step = [=](const CounterState& s, const std::string& m) {
+    struct Partial {
+      parametric::RationalFunction p;
+      std::string answer;
+      bool halted;
+      CounterState next;
+    };
+    std::vector<long> inputs;
+    for (std::size_t at = 0; at < m.size();) {
+      const std::size_t comma = m.find(',', at);
+      inputs.push_back(std::stol(m.substr(at, comma - at)));
+      at = comma == std::string::npos ? m.size() : comma + 1;
+    }
+    std::vector<Partial> acc{{parametric::RationalFunction(1), "", true, {}}};
+    std::size_t at = 0;
+    for (unsigned i = 0; i < d; ++i) {
+      const auto length = static_cast<std::size_t>(s[at]);
+      const CounterState own(s.begin() + static_cast<long>(at) + 1, s.begin() + static_cast<long>(at + 1 + length));
+      at += 1 + length;
+      std::vector<Partial> next;
+      for (const auto& part : acc)
+        for (auto& o : tree_counter_step<ParametricField>(own, std::to_string(inputs[i]), height, r, max_input, clamp)) {
+          Partial q{part.p * o.probability, part.answer + (i ? "," : "") + o.answer, part.halted && o.answer == halt_answer, part.next};
+          q.next.push_back(static_cast<long>(o.next.size()));
+          q.next.insert(q.next.end(), o.next.begin(), o.next.end());
+          next.push_back(std::move(q));
+        }
+      acc = std::move(next);
+    }
+    std::vector<CounterOutcome<ParametricField>> out;
+    for (auto& part : acc) out.push_back({std::move(part.p), part.halted ? std::string(halt_answer) : part.answer, std::move(part.next)});
+    return out;
+  };
+  const auto grid = input_grid(d, max_input);
+  std::vector<std::string> messages;
+  for (const auto& v : grid) {
+    std::string name;
+    for (std::size_t i = 0; i < v.size(); ++i) name += (i ? "," : "") + std::to_string(v[i]);
+    messages.push_back(name);
+  }
+  // f_C with d coordinates: any two input vectors at L∞ distance at most 1, at most one pair differing
+  std::vector<MessagePair> pairs;
+  for (std::size_t a = 0; a < grid.size(); ++a)
+    for (std::size_t b = 0; b < grid.size(); ++b) {
+      long dist = 0;
+      for (unsigned i = 0; i < d; ++i) dist = std::max(dist, std::abs(grid[a][i] - grid[b][i]));
+      if (dist <= 1) pairs.push_back({MessageId(a), MessageId(b)});
+    }
+  CounterState start;
+  for (unsigned i = 0; i < d; ++i) {
+    start.push_back(static_cast<long>(height) + 2);
+    start.insert(start.end(), height + 2, 0L);
+  }
+  auto show = [d](const CounterState& s) {
+    std::string out = "[";
+    std::size_t at = 0;
+    for (unsigned i = 0; i < d; ++i) {
+      const auto length = static_cast<std::size_t>(s[at]);
+      out += (i ? " | " : "") + show_vector(CounterState(s.begin() + static_cast<long>(at) + 1, s.begin() + static_cast<long>(at + 1 + length)));
+      at += 1 + length;
+    }
+    return out + "]";
+  };
+  const unsigned steps = 1u << height;
+  parametric::ParametricGame g = detail::explore_parametric_game<CounterState, detail::VectorHash>(
+      std::to_string(d) + "-counter(T=" + std::to_string(steps) + ", r=" + r.to_string(parameter) + ")", start, messages,
+      std::make_shared<PairsVerifier>(std::move(pairs), 1u), steps, step, show);
+  g.parameter = parameter;
+  g.range = range;
+  return g;
+}
+
+namespace {
+
+/// The noisy-increments counter's step (written once over the field policy F: the numeric
+/// mechanism and its parametric twin run it). State {t, y_t}: y_t is released, so the state is what
+/// the adversary has already seen; the increment is clamp(x + Z, −clamp, max_input + clamp),
+/// Z ~ DLap(r), by the closed form of noise/dlap_closed_form.hpp (B.14).
+template <class F>
+std::vector<CounterOutcome<F>> noisy_increments_step(const CounterState& s, const std::string& m, unsigned steps, const typename F::Value& r,
+                                                     long max_input, long clamp) {
+  using V = typename F::Value;
+  if (s == counter_halted) return {{V(1), halt_answer, s}};
+  const long x = std::stol(m), now = s[0] + 1;
+  std::vector<CounterOutcome<F>> out;
+  for (auto& [k, mass] : noise::clamped_dlap_masses<F>(r, x, -clamp, max_input + clamp)) {
+    const long y = s[1] + k;
+    out.push_back({std::move(mass), std::to_string(y), now == static_cast<long>(steps) ? counter_halted : CounterState{now, y}});
+  }
+  return out;
+}
+
+}  // namespace
+
 Game noisy_increments_counter(unsigned steps, const Rational& r, long max_input, long clamp) {
   const char* where = "library::noisy_increments_counter";
   require(steps >= 1 && steps <= 64, where, "steps", Rational(steps), "must be between 1 and 64");
   check_counter(where, r, max_input, clamp);
-  // State {t, y_t}: y_t is released, so the state is what the adversary has already seen.
-  auto step = [=](const CounterState& s, const std::string& m) -> std::vector<Outcome<CounterState>> {
-    if (s == counter_halted) return {{Rational(1), halt_answer, s}};
-    const long x = std::stol(m), now = s[0] + 1;
-    const Dist<long> increment = discrete_laplace(r, x, -clamp, max_input + clamp);
+  auto step = [=](const CounterState& s, const std::string& m) {
     std::vector<Outcome<CounterState>> out;
-    for (long k : increment.support()) {
-      const long y = s[1] + k;
-      out.push_back({increment.mass(k), std::to_string(y), now == static_cast<long>(steps) ? counter_halted : CounterState{now, y}});
-    }
+    for (auto& o : noisy_increments_step<noise::RationalField>(s, m, steps, r, max_input, clamp))
+      if (sgn(o.probability) > 0) out.push_back({std::move(o.probability), std::move(o.answer), std::move(o.next)});
     return out;
   };
   auto mech = std::make_shared<LambdaMechanism<CounterState, detail::VectorHash>>(
@@ -159,6 +282,25 @@ Game noisy_increments_counter(unsigned steps, const Rational& r, long max_input,
       show_vector);
   const StateId start = mech->state_id(CounterState{0, 0});
   return continual(mech, start, max_input, steps);
+}
+
+parametric::ParametricGame noisy_increments_counter_for_all(unsigned steps, const parametric::RationalFunction& r, long max_input, long clamp,
+                                                            const parametric::ParameterRange& range, const std::string& parameter,
+                                                            unsigned horizon) {
+  const char* where = "library::noisy_increments_counter_for_all";
+  require(steps >= 1 && steps <= 64, where, "steps", Rational(steps), "must be between 1 and 64");
+  check_counter(where, Rational(1, 2), max_input, clamp);  // the integer parameters (r is checked for every value below)
+  detail::check_noise_for_all(where, "r", r, range, parameter);
+  using parametric::ParametricField;
+  auto step = [=](const CounterState& s, const std::string& m) {
+    return noisy_increments_step<ParametricField>(s, m, steps, r, max_input, clamp);
+  };
+  parametric::ParametricGame g = detail::explore_parametric_game<CounterState, detail::VectorHash>(
+      "noisy-increments counter(T=" + std::to_string(steps) + ", r=" + r.to_string(parameter) + ")", CounterState{0, 0},
+      input_messages(max_input), event_level(max_input), horizon == 0 ? steps : std::min(horizon, steps), step, show_vector);
+  g.parameter = parameter;
+  g.range = range;
+  return g;
 }
 
 }  // namespace exactdp::library

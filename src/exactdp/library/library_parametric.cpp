@@ -31,8 +31,12 @@ void check_noise_parameter_for_all(const std::string& field, const parametric::R
 }
 
 const std::vector<std::pair<std::string, std::vector<std::string>>>& parametric_library_entries() {
-  static const std::vector<std::pair<std::string, std::vector<std::string>>> entries{{"svt-counter", {"r_threshold", "r_query"}},
-                                                                                     {"tree-counter", {"r"}}};
+  static const std::vector<std::pair<std::string, std::vector<std::string>>> entries{
+      {"above-threshold", {"r_threshold", "r_query"}},
+      {"svt-counter", {"r_threshold", "r_query"}},
+      {"tree-counter", {"r"}},
+      {"noisy-increments", {"r"}},
+      {"d-counter", {"r"}}};
   return entries;
 }
 
@@ -47,15 +51,37 @@ parametric::ParametricGame make_parametric_library_game(const std::string& name,
                 "this library mechanism does not take a parameter (this version; mechanisms that do: " + known + ")");
   }
   try {
-    if (name == "svt-counter") {
+    if (name == "svt-counter" || name == "above-threshold") {
       ParametricSvtParams p;
       p.r_threshold = noise_parameter(args, "r_threshold", parameter);
       p.r_query = noise_parameter(args, "r_query", parameter);
       p.queries = static_cast<unsigned>(args.integer("queries", 3, 1, 1000));
       p.cutoff = static_cast<unsigned>(args.integer("cutoff", 1, 1, 1000));
+      if (name == "above-threshold") {
+        const long lo = args.integer("min_margin", -1, -1000, 1000), hi = args.integer("max_margin", 1, -1000, 1000);
+        args.finish("r_threshold, r_query, queries = 3, cutoff = 1, min_margin = -1, max_margin = 1");
+        return above_threshold_for_all(p, lo, hi, range, parameter, horizon);
+      }
       const auto thresholds = args.integers("thresholds", -1000, 1000);
       args.finish("r_threshold, r_query, thresholds, queries = 3, cutoff = 1");
       return svt_counter_for_all(p, thresholds, range, parameter, horizon);
+    }
+    if (name == "d-counter") {
+      if (!args.has("d")) args.fail("d", "", "missing required parameter \"d\"");
+      if (!args.has("height")) args.fail("height", "", "missing required parameter \"height\"");
+      const auto d = static_cast<unsigned>(args.integer("d", 1, 1, 3)), height = static_cast<unsigned>(args.integer("height", 0, 0, 3));
+      const RationalFunction r = noise_parameter(args, "r", parameter);
+      const long max_input = args.integer("max_input", 1, 1, 8), clamp = args.integer("clamp", 0, 0, 4);
+      args.finish("d, height, r, max_input = 1, clamp = 0");
+      return d_counter_for_all(d, height, r, max_input, clamp, range, parameter);
+    }
+    if (name == "noisy-increments") {
+      if (!args.has("steps")) args.fail("steps", "", "missing required parameter \"steps\"");
+      const auto steps = static_cast<unsigned>(args.integer("steps", 1, 1, 64));
+      const RationalFunction r = noise_parameter(args, "r", parameter);
+      const long max_input = args.integer("max_input", 1, 1, 16), clamp = args.integer("clamp", 0, 0, 64);
+      args.finish("steps, r, max_input = 1, clamp = 0");
+      return noisy_increments_counter_for_all(steps, r, max_input, clamp, range, parameter, horizon);
     }
     // tree-counter
     if (!args.has("height")) args.fail("height", "", "missing required parameter \"height\"");

@@ -40,18 +40,41 @@ parametric::ParametricGame svt_counter_for_all(const ParametricSvtParams& params
                                                const parametric::ParameterRange& range, const std::string& parameter = "r",
                                                unsigned horizon = 0);
 
+/// AboveThreshold on a static dataset (library::above_threshold, THEOREMS.md D.5): margins
+/// @p min_margin … @p max_margin, sensitivity-1 pairs in every round, as a parametric game up to
+/// @p horizon (0: params.queries) for every r of @p range. Unclamped DLap noise with a latent
+/// threshold, as svt_counter_for_all.
+parametric::ParametricGame above_threshold_for_all(const ParametricSvtParams& params, long min_margin, long max_margin,
+                                                   const parametric::ParameterRange& range, const std::string& parameter = "r",
+                                                   unsigned horizon = 0);
+
 /// The binary-tree counter (library::binary_tree_counter, THEOREMS.md D.6) with DLap(@p r) per
 /// node as a parametric game, for every value of the parameter in @p range (horizon 2^height).
 parametric::ParametricGame binary_tree_counter_for_all(unsigned height, const parametric::RationalFunction& r, long max_input, long clamp,
                                                        const parametric::ParameterRange& range, const std::string& parameter = "r");
 
-/// The library mechanisms that take a parameter, by name: "svt-counter" (r_threshold, r_query) and
-/// "tree-counter" (r). Each noise parameter of @p args may be an expression in @p parameter
+/// The d-counter (library::d_counter, HSV Cor 7.5): d binary-tree counters of height @p height with
+/// DLap(@p r) per node side by side, relation f_C (input vectors at L∞ distance ≤ 1, one differing
+/// pair), as a parametric game over 2^height rounds for every value of the parameter in @p range.
+/// The limits are those of library::d_counter (d ≤ 3, height ≤ 3, max_input ≤ 8, clamp ≤ 4).
+parametric::ParametricGame d_counter_for_all(unsigned d, unsigned height, const parametric::RationalFunction& r, long max_input, long clamp,
+                                             const parametric::ParameterRange& range, const std::string& parameter = "r");
+
+/// The noisy-increments counter (library::noisy_increments_counter, THEOREMS.md D.7) with the
+/// increments' noise DLap(@p r) as a parametric game over @p steps rounds, for every value of the
+/// parameter in @p range, up to @p horizon rounds (0 or more than @p steps: all @p steps). Each
+/// increment clamp(x + Z, −clamp, max_input + clamp) has the closed form of noise/dlap_closed_form.hpp.
+parametric::ParametricGame noisy_increments_counter_for_all(unsigned steps, const parametric::RationalFunction& r, long max_input, long clamp,
+                                                            const parametric::ParameterRange& range, const std::string& parameter = "r",
+                                                            unsigned horizon = 0);
+
+/// The library mechanisms that take a parameter, by name: "above-threshold" and "svt-counter"
+/// (r_threshold, r_query), "tree-counter", "noisy-increments" and "d-counter" (r). Each noise parameter of @p args may be an expression in @p parameter
 /// (parametric/rational_function.hpp's grammar; e.g. "r", "r^2", "1/4"); the other parameters are
 /// read as by make_library_game. Throws exactdp::Error naming args.where(), the parameter's path and
 /// its value: an unknown or non-parametric name, a malformed expression, a noise parameter outside
 /// (0, 1) somewhere on the range.
-/// @param name        the library name ("svt-counter" or "tree-counter")
+/// @param name        the library name (one of parametric_library_entries())
 /// @param args        its parameters as written
 /// @param parameter   the declared parameter's name (e.g. "r")
 /// @param range       the declared range of the parameter

@@ -76,6 +76,28 @@ void check_svt(const char* where, const SparseVectorParams& p) {
   require(p.cutoff >= 1 && p.cutoff <= 1000, where, "cutoff", Rational(p.cutoff), "must be between 1 and 1000");
 }
 
+void check_margins(const char* where, long min_margin, long max_margin) {
+  require(min_margin >= -1000 && min_margin <= 1000, where, "min_margin", Rational(min_margin), "must lie in [-1000, 1000]");
+  require(max_margin >= min_margin && max_margin - min_margin <= 40 && max_margin <= 1000, where, "max_margin", Rational(max_margin),
+          "must lie in [min_margin, min_margin + 40] and be at most 1000");
+}
+
+/// AboveThreshold's messages: the margins v = q − Thresh from min_margin to max_margin.
+std::vector<std::string> margin_messages(long min_margin, long max_margin) {
+  std::vector<std::string> messages;
+  for (long v = min_margin; v <= max_margin; ++v) messages.push_back(std::to_string(v));
+  return messages;
+}
+
+/// Sensitivity-1 query pairs: margins differing by at most 1 in every round (no limit on how many).
+std::shared_ptr<const Verifier> above_threshold_verifier(long min_margin, long max_margin) {
+  std::vector<MessagePair> pairs;
+  for (long v0 = min_margin; v0 <= max_margin; ++v0)
+    for (long v1 = std::max(min_margin, v0 - 1); v1 <= std::min(max_margin, v0 + 1); ++v1)
+      pairs.push_back({MessageId(v0 - min_margin), MessageId(v1 - min_margin)});
+  return std::make_shared<PairsVerifier>(std::move(pairs), std::nullopt);
+}
+
 std::string describe(const SparseVectorParams& p) {
   return "r_threshold=" + to_string(p.r_threshold) + ", r_query=" + to_string(p.r_query) + ", cutoff=" + std::to_string(p.cutoff);
 }
@@ -85,11 +107,8 @@ std::string describe(const SparseVectorParams& p) {
 Game above_threshold(const SparseVectorParams& params, long min_margin, long max_margin) {
   const char* where = "library::above_threshold";
   check_svt(where, params);
-  require(min_margin >= -1000 && min_margin <= 1000, where, "min_margin", Rational(min_margin), "must lie in [-1000, 1000]");
-  require(max_margin >= min_margin && max_margin - min_margin <= 40 && max_margin <= 1000, where, "max_margin", Rational(max_margin),
-          "must lie in [min_margin, min_margin + 40] and be at most 1000");
-  std::vector<std::string> messages;
-  for (long v = min_margin; v <= max_margin; ++v) messages.push_back(std::to_string(v));
+  check_margins(where, min_margin, max_margin);
+  const std::vector<std::string> messages = margin_messages(min_margin, max_margin);
   auto step = [params](const SvtState& s, const std::string& m) {
     const long v = std::stol(m);
     // the message is the margin v = q − Thresh; the comparison q + ν > Thresh + τ has A = −v
@@ -97,11 +116,29 @@ Game above_threshold(const SparseVectorParams& params, long min_margin, long max
   };
   auto mech = std::make_shared<LambdaMechanism<SvtState, SvtHash>>("AboveThreshold(" + describe(params) + ")", messages, step, show_svt<noise::RationalField>);
   const StateId start = mech->state_id(fresh(params));
-  std::vector<MessagePair> pairs;
-  for (long v0 = min_margin; v0 <= max_margin; ++v0)
-    for (long v1 = std::max(min_margin, v0 - 1); v1 <= std::min(max_margin, v0 + 1); ++v1)
-      pairs.push_back({MessageId(v0 - min_margin), MessageId(v1 - min_margin)});
-  return continual_game(mech->name(), mech, start, std::make_shared<PairsVerifier>(std::move(pairs), std::nullopt), params.queries);
+  return continual_game(mech->name(), mech, start, above_threshold_verifier(min_margin, max_margin), params.queries);
+}
+
+parametric::ParametricGame above_threshold_for_all(const ParametricSvtParams& params, long min_margin, long max_margin,
+                                                   const parametric::ParameterRange& range, const std::string& parameter, unsigned horizon) {
+  const char* where = "library::above_threshold_for_all";
+  using parametric::ParametricField;
+  detail::check_noise_for_all(where, "r_threshold", params.r_threshold, range, parameter);
+  detail::check_noise_for_all(where, "r_query", params.r_query, range, parameter);
+  require(params.queries >= 1 && params.queries <= 1000, where, "queries", Rational(params.queries), "must be between 1 and 1000");
+  require(params.cutoff >= 1 && params.cutoff <= 1000, where, "cutoff", Rational(params.cutoff), "must be between 1 and 1000");
+  check_margins(where, min_margin, max_margin);
+  const detail::SvtNoise<ParametricField> noise{params.r_threshold, params.r_query, params.cutoff};
+  using State = detail::SvtState<ParametricField>;
+  auto step = [&noise](const State& s, const std::string& m) { return detail::svt_step(s, -std::stol(m), 0, noise); };
+  const std::string name = "AboveThreshold(r_threshold=" + params.r_threshold.to_string(parameter) +
+                           ", r_query=" + params.r_query.to_string(parameter) + ", cutoff=" + std::to_string(params.cutoff) + ")";
+  parametric::ParametricGame g = detail::explore_parametric_game<State, detail::SvtHash<ParametricField>>(
+      name, detail::fresh_svt_state(noise), margin_messages(min_margin, max_margin), above_threshold_verifier(min_margin, max_margin),
+      horizon == 0 ? params.queries : horizon, step, show_svt<ParametricField>);
+  g.parameter = parameter;
+  g.range = range;
+  return g;
 }
 
 namespace {
