@@ -260,6 +260,7 @@ std::string parametric_ratio_json(const ParametricSpec& spec, const parametric::
   }
   r["pieces"] = pieces;
   r["stats"] = {{"nodes", ratio.nodes}, {"view_pairs", ratio.view_pairs}, {"candidates", ratio.candidates.size()},
+                {"comparisons", ratio.comparisons}, {"intervals", ratio.intervals},
                 {"irreducible_factors", ratio.partition.distinct_factors}};
   return r.dump();
 }
@@ -282,9 +283,11 @@ std::string parametric_ratio_text(const ParametricSpec& spec, const parametric::
     parametric::Piece merged{a.lower, b.upper, a.lower_closed, b.upper_closed, std::nullopt};
     os << "  " << x << " in " << merged.to_string(x) << ":  " << ratio.candidates[ratio.best[run.first]].to_string(x) << "\n";
   }
-  os << "\nProof: " << ratio.view_pairs << " distinct transcript probability pairs, " << ratio.candidates.size()
-     << " distinct candidate ratios compared pairwise on " << ratio.partition.pieces.size()
-     << " pieces (certified real-root isolation; docs/parametric.md).\n";
+  os << "\nProof: " << ratio.view_pairs << " distinct transcript probability pairs (up to a positive factor and order), "
+     << ratio.candidates.size() << " distinct candidate ratios; their upper envelope (docs/parametric.md): comparisons "
+     << ratio.comparisons << ", rational sub-intervals " << ratio.intervals << ", irreducible factors isolated "
+     << ratio.partition.distinct_factors << ", pieces " << ratio.partition.pieces.size()
+     << " (exact values, Descartes' rule of signs, certified real-root isolation).\n";
   return os.str();
 }
 

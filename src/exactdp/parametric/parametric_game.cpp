@@ -1,6 +1,10 @@
 #include "exactdp/parametric/parametric_game.hpp"
 
 #include "exactdp/core/error.hpp"
+#include "exactdp/parametric/envelope.hpp"
+
+#include <flint/fmpz_poly_q.h>
+#include <flint/ulong_extras.h>
 
 #include <algorithm>
 #include <map>
@@ -90,9 +94,39 @@ public:
     return out;
   }
 
+  /// The children's total masses (|m₀|, |m₁|) per answer after sending allowed(v)[action], without
+  /// their beliefs (for children that are leaves): Σ_s β_b(s)·Pr[answer | s], the rows of each
+  /// answer summed once per state and message. Equal to masses(after(v, action, beliefs)[answer]).
+  std::map<AnswerId, std::array<RationalFunction, 2>> masses_after(VerifierState v, std::size_t action,
+                                                                   const std::array<Belief, 2>& beliefs) const {
+    const auto& pair = game_.verifier->allowed(v)[action];
+    const std::array<MessageId, 2> m{pair.world0, pair.world1};
+    std::map<AnswerId, std::array<RationalFunction, 2>> out;
+    for (int b = 0; b < 2; ++b)
+      for (const auto& [s, mass] : beliefs[b])
+        for (const auto& [answer, probability] : answer_rows(s, m[b])) out[answer][b] += mass * probability;
+    std::erase_if(out, [](const auto& e) { return e.second[0].is_zero() && e.second[1].is_zero(); });
+    return out;
+  }
+
   const ParametricGame& game() const { return game_; }
 
 private:
+  /// Per answer, the summed probability of the rows of state @p s for message @p m (non-zero sums).
+  const std::vector<std::pair<AnswerId, RationalFunction>>& answer_rows(StateId s, MessageId m) const {
+    auto it = answer_rows_.find({s, m});
+    if (it != answer_rows_.end()) return it->second;
+    const auto& rule = game_.kernel.at(s).at(m);
+    if (!rule)
+      throw Error(game_.name, "/mechanism/states/" + game_.state_names.at(s), game_.messages.at(m), "the state has no rule for this message");
+    std::map<AnswerId, RationalFunction> sums;
+    for (const auto& row : *rule) sums[row.answer] += row.probability;
+    std::vector<std::pair<AnswerId, RationalFunction>> rows;
+    for (auto& [answer, p] : sums)
+      if (!p.is_zero()) rows.emplace_back(answer, std::move(p));
+    return answer_rows_.emplace(std::make_pair(s, m), std::move(rows)).first->second;
+  }
+
   static RationalFunction total(const Belief& b) {
     RationalFunction t;
     for (const auto& [s, p] : b) t += p;
@@ -107,13 +141,90 @@ private:
   const ParametricGame& game_;
   unsigned horizon_;
   ParametricOptions options_;
+  mutable std::map<std::pair<StateId, MessageId>, std::vector<std::pair<AnswerId, RationalFunction>>> answer_rows_;
 };
 
-/// Every transcript's pair (P₀, P₁), by the forward recursion (ForwardStep).
+struct FunctionHash {
+  std::size_t operator()(const RationalFunction& f) const { return f.hash(); }
+};
+
+/// Divides belief pairs by a factor with neither zero nor pole on the range — their first non-zero
+/// entry — so that proportional pairs become equal (the numeric engine's normalisation, sound for
+/// every r only for such factors: they are > 0 on the whole range).
+class Normaliser {
+public:
+  explicit Normaliser(const ParameterRange& range) : range_(range) {}
+
+  /// Divides @p beliefs by their first non-zero entry when it qualifies; returns the factor (1 when not).
+  RationalFunction scale_down(std::array<Belief, 2>& beliefs) {
+    const Belief& first = beliefs[0].empty() ? beliefs[1] : beliefs[0];
+    if (first.empty()) return RationalFunction(1);
+    const RationalFunction n = first.begin()->second;
+    if (n == RationalFunction(1) || !positive(n)) return RationalFunction(1);
+    for (auto& b : beliefs)
+      for (auto& [s, p] : b) p /= n;
+    return n;
+  }
+
+  /// True when @p f has neither a zero nor a pole on the range (remembered per function).
+  bool positive(const RationalFunction& f) {
+    if (f.is_constant()) return !f.is_zero();
+    auto it = known_.find(f);
+    if (it == known_.end()) it = known_.emplace(f, zero_and_pole_free(f, range_)).first;
+    return it->second;
+  }
+
+private:
+  ParameterRange range_;
+  std::unordered_map<RationalFunction, bool, FunctionHash> known_;
+};
+
+/// The values of a belief pair at a fixed point modulo a 64-bit prime, divided by the first one:
+/// equal for belief pairs proportional by any factor (that has neither zero nor pole at the point),
+/// a cheap key under which proportionality is then checked exactly. std::nullopt when a value is
+/// undefined modulo the prime or the first one vanishes there (the node is then not merged).
+std::optional<std::vector<std::uint64_t>> fingerprint(VerifierState v, unsigned left, const std::array<Belief, 2>& beliefs) {
+  constexpr ulong prime = 18446744073709551557ULL;  // 2^64 − 59
+  constexpr ulong point = 1234567891ULL;
+  static const ulong inverse = n_preinvert_limb(prime);
+  std::vector<std::uint64_t> out{v, left, beliefs[0].size(), beliefs[1].size()};
+  ulong first = 0;
+  for (const auto& b : beliefs)
+    for (const auto& [state, p] : b) {
+      auto* q = static_cast<fmpz_poly_q_struct*>(p.flint());
+      const ulong den = fmpz_poly_evaluate_mod(fmpz_poly_q_denref(q), point, prime);
+      if (den == 0) return std::nullopt;
+      ulong value = n_mulmod2_preinv(fmpz_poly_evaluate_mod(fmpz_poly_q_numref(q), point, prime), n_invmod(den, prime), prime, inverse);
+      if (out.size() == 4) {
+        if (value == 0) return std::nullopt;
+        first = n_invmod(value, prime);
+      }
+      out.push_back(state);
+      out.push_back(n_mulmod2_preinv(value, first, prime, inverse));
+    }
+  return out;
+}
+
+struct WordsHash {
+  std::size_t operator()(const std::vector<std::uint64_t>& w) const {
+    std::size_t h = w.size();
+    for (auto x : w) h = (h ^ x) * 0x9e3779b97f4a7c15ULL + (h >> 29);
+    return h;
+  }
+};
+
+/// Every transcript's pair (P₀, P₁), by the forward recursion (ForwardStep). With @p up_to_factor,
+/// a node whose belief pair is c times that of a node already expanded, for a c with neither zero
+/// nor pole on the range (c > 0 on all of it), is not expanded: its transcripts' pairs are c times
+/// those found below the other (the forward recursion is linear), so they have the same signs of
+/// λ·P₁ − P₀ and the same ratios at every r (the numeric engine's normalisation). Candidates are
+/// found by fingerprint() and confirmed exactly. Leaf pairs are put in canonical order. Each pair
+/// found is c·(P₀(t), P₁(t)) or c·(P₁(t), P₀(t)) for some transcript t and some c > 0 on the whole
+/// range.
 class TranscriptSearch {
 public:
-  TranscriptSearch(const ParametricGame& game, unsigned horizon, const ParametricOptions& options)
-      : step_(game, horizon, options), horizon_(horizon) {}
+  TranscriptSearch(const ParametricGame& game, unsigned horizon, const ParametricOptions& options, bool up_to_factor)
+      : step_(game, horizon, options), horizon_(horizon), up_to_factor_(up_to_factor), normaliser_(game.range) {}
 
   ViewPairs run() {
     visit(step_.game().verifier->initial_state(), step_.root(), horizon_);
@@ -121,22 +232,67 @@ public:
   }
 
 private:
-  void visit(VerifierState v, const std::array<Belief, 2>& beliefs, unsigned left) {
-    if (!seen_nodes_.insert(NodeKey{v, left, beliefs}).second) return;  // an equal node: the same transcripts' pairs
+  void visit(VerifierState v, std::array<Belief, 2> beliefs, unsigned left) {
+    const auto [node, fresh] = seen_nodes_.insert(NodeKey{v, left, std::move(beliefs)});
+    if (!fresh) return;  // an equal node: the same transcripts' pairs
+    if (up_to_factor_ && proportional_to_expanded(*node)) return;
+    const auto& b = node->beliefs;
     step_.count_node(out_.nodes);
-    if (step_.is_leaf(v, beliefs, left)) {
-      auto pair = ForwardStep::masses(beliefs);
+    if (step_.is_leaf(v, b, left)) {
+      auto pair = ForwardStep::masses(b);
+      if (up_to_factor_) unordered(pair);
       if (seen_pairs_.insert(pair).second) out_.pairs.push_back(std::move(pair));
       return;
     }
+    if (left == 1) {
+      // every child is a leaf (no round left): its masses are all that is needed
+      for (std::size_t action = 0; action < step_.game().verifier->allowed(v).size(); ++action)
+        for (auto& [answer, pair] : step_.masses_after(v, action, b)) {
+          step_.count_node(out_.nodes);
+          if (up_to_factor_) unordered(pair);
+          if (seen_pairs_.insert(pair).second) out_.pairs.push_back(std::move(pair));
+        }
+      return;
+    }
     for (std::size_t action = 0; action < step_.game().verifier->allowed(v).size(); ++action)
-      for (auto& [answer, next] : step_.after(v, action, beliefs)) visit(step_.game().verifier->next(v, action), next, left - 1);
+      for (auto& [answer, next] : step_.after(v, action, b)) visit(step_.game().verifier->next(v, action), std::move(next), left - 1);
+  }
+
+  /// True when @p key's belief pair is c times that of an expanded node with the same fingerprint,
+  /// c > 0 on the whole range (checked exactly); otherwise @p key is remembered as expanded.
+  bool proportional_to_expanded(const NodeKey& key) {
+    auto print = fingerprint(key.verifier, key.left, key.beliefs);
+    if (!print) return false;
+    auto& same = by_fingerprint_[std::move(*print)];
+    const RationalFunction& n = first_entry(key.beliefs);
+    for (const NodeKey* other : same) {
+      const RationalFunction& m = first_entry(other->beliefs);
+      // β = (n/m)·β' iff m·β(s) = n·β'(s) for every state s of both worlds (same supports: same fingerprint)
+      bool proportional = true;
+      for (int w = 0; w < 2 && proportional; ++w)
+        for (auto a = key.beliefs[w].begin(), c = other->beliefs[w].begin(); a != key.beliefs[w].end() && proportional; ++a, ++c)
+          proportional = a->first == c->first && m * a->second == n * c->second;
+      if (proportional && normaliser_.positive(n / m)) return true;
+    }
+    same.push_back(&key);
+    return false;
+  }
+  /// The pair in canonical order: a pair and its mirror image (P₁, P₀) become one (a claim in both
+  /// directions asks the same of both).
+  static void unordered(std::array<RationalFunction, 2>& pair) {
+    if (canonical_less(pair[1], pair[0])) std::swap(pair[0], pair[1]);
+  }
+  static const RationalFunction& first_entry(const std::array<Belief, 2>& b) {
+    return b[0].empty() ? b[1].begin()->second : b[0].begin()->second;
   }
 
   ForwardStep step_;
   unsigned horizon_;
+  bool up_to_factor_;
+  Normaliser normaliser_;
   ViewPairs out_;
   std::unordered_set<NodeKey, NodeHash> seen_nodes_;
+  std::unordered_map<std::vector<std::uint64_t>, std::vector<const NodeKey*>, WordsHash> by_fingerprint_;
   std::unordered_set<std::array<RationalFunction, 2>, PairHash> seen_pairs_;
 };
 
@@ -185,7 +341,16 @@ ViewPairs transcript_probabilities(const ParametricGame& game, unsigned horizon,
   if (game.max_horizon && horizon > *game.max_horizon)
     throw Error(game.name, "max_horizon", std::to_string(*game.max_horizon),
                 "the spec is exact only up to this horizon; " + std::to_string(horizon) + " rounds were asked");
-  return TranscriptSearch(game, horizon, options).run();
+  return TranscriptSearch(game, horizon, options, false).run();
+}
+
+ViewPairs transcript_pairs_up_to_factor(const ParametricGame& game, unsigned horizon, const ParametricOptions& options) {
+  if (!game.verifier) throw Error(game.name, "neighbours", "", "the game has no verifier");
+  if (horizon == 0) throw Error(game.name, "horizon", "0", "the horizon must be at least 1");
+  if (game.max_horizon && horizon > *game.max_horizon)
+    throw Error(game.name, "max_horizon", std::to_string(*game.max_horizon),
+                "the spec is exact only up to this horizon; " + std::to_string(horizon) + " rounds were asked");
+  return TranscriptSearch(game, horizon, options, true).run();
 }
 
 std::string FailingRange::to_string(std::string_view variable) const {
@@ -210,15 +375,16 @@ PureForAllResult check_pure_dp_for_all(const ParametricGame& game, const Rationa
 
   PureForAllResult out;
   out.horizon = horizon;
-  const ViewPairs views = transcript_probabilities(game, horizon, options);
+  // pairs up to a factor with neither zero nor pole on the range: it multiplies g and keeps its sign
+  const ViewPairs views = transcript_pairs_up_to_factor(game, horizon, options);
   out.nodes = views.nodes;
   out.view_pairs = views.pairs.size();
   // g = λ·P₁ − P₀ (world 0 against 1) and λ·P₀ − P₁ (1 against 0), each once
   std::vector<RationalFunction> functions;
-  std::unordered_set<std::string> seen;
+  std::unordered_set<RationalFunction, FunctionHash> seen;
   for (const auto& [p0, p1] : views.pairs)
     for (RationalFunction g : {lambda * p1 - p0, lambda * p0 - p1})
-      if (seen.insert(g.key()).second) functions.push_back(std::move(g));
+      if (seen.insert(g).second) functions.push_back(std::move(g));
   out.functions = functions.size();
   out.partition = sign_partition(functions, game.range, game.parameter);
   const auto& pieces = out.partition.pieces;
@@ -230,14 +396,14 @@ PureForAllResult check_pure_dp_for_all(const ParametricGame& game, const Rationa
   return out;
 }
 
-PiecewiseRatio worst_case_ratio_for_all(const ParametricGame& game, unsigned horizon, const ParametricOptions& options,
-                                        std::size_t max_candidates) {
+PiecewiseRatio worst_case_ratio_for_all(const ParametricGame& game, unsigned horizon, const ParametricOptions& options) {
   PiecewiseRatio out;
   out.horizon = horizon;
-  const ViewPairs views = transcript_probabilities(game, horizon, options);
+  // pairs up to a factor with neither zero nor pole on the range: the ratios are the same
+  const ViewPairs views = transcript_pairs_up_to_factor(game, horizon, options);
   out.nodes = views.nodes;
   out.view_pairs = views.pairs.size();
-  std::unordered_set<std::string> seen;
+  std::unordered_set<RationalFunction, FunctionHash> seen;
   for (const auto& [p0, p1] : views.pairs)
     for (const auto& [a, b] : {std::pair{&p0, &p1}, std::pair{&p1, &p0}}) {
       if (b->is_zero()) {
@@ -245,42 +411,25 @@ PiecewiseRatio worst_case_ratio_for_all(const ParametricGame& game, unsigned hor
         continue;
       }
       RationalFunction ratio = *a / *b;
-      if (seen.insert(ratio.key()).second) out.candidates.push_back(std::move(ratio));
+      if (seen.insert(ratio).second) out.candidates.push_back(std::move(ratio));
     }
   if (out.infinite) return out;
   if (out.candidates.empty()) throw Error(game.name, "horizon", std::to_string(horizon), "internal: no transcript");
-  if (out.candidates.size() > max_candidates)
-    throw Error(game.name, "horizon", std::to_string(horizon),
-                std::to_string(out.candidates.size()) + " distinct ratio functions (more than " + std::to_string(max_candidates) +
-                    "): the piecewise maximum compares every pair; decide a claim with check --for-all instead");
-  // the candidates themselves (their poles are refused), then every pairwise difference
-  const std::size_t n = out.candidates.size();
-  std::vector<RationalFunction> functions = out.candidates;
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t j = i + 1; j < n; ++j) functions.push_back(out.candidates[i] - out.candidates[j]);
+  Envelope envelope;
   try {
-    out.partition = sign_partition(functions, game.range, game.parameter);
+    envelope = upper_envelope(out.candidates, game.range, game.parameter);
   } catch (const Error& e) {
+    if (e.why().find("denominator vanishes") == std::string::npos) throw;
     throw Error(game.name, "", e.value(),
                 "a candidate ratio is unbounded inside the range (" + e.why() +
                     "); the piecewise worst ratio is not a continuous function there — decide claims with check --for-all");
   }
-  // sign of R_i − R_j on piece k, from the difference with i < j
-  auto compare = [&](std::size_t i, std::size_t j, std::size_t k) {
-    if (i == j) return 0;
-    const std::size_t lo = std::min(i, j), hi = std::max(i, j);
-    const std::size_t index = n + lo * n - lo * (lo + 1) / 2 + (hi - lo - 1);
-    const int s = out.partition.signs[index][k];
-    return i < j ? s : -s;
-  };
-  for (std::size_t k = 0; k < out.partition.pieces.size(); ++k) {
-    std::size_t best = 0;
-    for (std::size_t j = 1; j < n; ++j)
-      if (compare(best, j, k) < 0) best = j;
-    // on a tie, keep the previous piece's function, so that equal neighbours merge in reports
-    if (k > 0 && compare(out.best[k - 1], best, k) == 0) best = out.best[k - 1];
-    out.best.push_back(best);
-  }
+  out.partition.range = game.range;
+  out.partition.pieces = std::move(envelope.pieces);
+  out.partition.distinct_factors = envelope.distinct_factors;
+  out.best = std::move(envelope.best);
+  out.comparisons = envelope.comparisons;
+  out.intervals = envelope.intervals;
   return out;
 }
 
@@ -288,23 +437,31 @@ PiecewiseRatio worst_case_ratio_for_all(const ParametricGame& game, unsigned hor
 
 namespace {
 
-/// The game tree of the parametric game with equal nodes merged, children before parents: a leaf
-/// keeps its masses (|m₀|, |m₁|), an inner node its actions, each the list of its answers' children.
+/// The game tree of the parametric game with proportional nodes merged, children before parents:
+/// a leaf keeps its masses (|m₀|, |m₁|), an inner node its actions, each the list of its answers'
+/// children. A node holds its belief pair divided by a factor c > 0 on the whole range (Normaliser);
+/// an edge to it carries c (an index into `scales`, 0 for c = 1), and the value of the edge's end is
+/// c times the node's: every value of BI-δ — sums, maxima, positive parts of m_b − λ·m_{1−b} — is
+/// positively homogeneous in the masses.
 struct GameDag {
+  struct Child {
+    std::size_t node = 0, scale = 0;
+  };
   struct Node {
-    std::array<RationalFunction, 2> mass;                 ///< |m₀|, |m₁| (leaves)
-    std::vector<std::vector<std::size_t>> actions;        ///< empty: a leaf
+    std::array<RationalFunction, 2> mass;   ///< |m₀|, |m₁| (leaves)
+    std::vector<std::vector<Child>> actions;  ///< empty: a leaf
   };
   std::vector<Node> nodes;
-  std::size_t root = 0;
+  std::vector<RationalFunction> scales{RationalFunction(1)};
+  Child root;
 };
 
-/// Builds the merged game tree (nodes with equal beliefs shared) by the forward recursion
-/// (ForwardStep, THEOREMS.md A.3).
+/// Builds the merged game tree (proportional nodes shared) by the forward recursion (ForwardStep,
+/// THEOREMS.md A.3).
 class DagBuilder {
 public:
   DagBuilder(const ParametricGame& game, unsigned horizon, const ParametricOptions& options)
-      : step_(game, horizon, options), horizon_(horizon) {}
+      : step_(game, horizon, options), horizon_(horizon), normaliser_(game.range) {}
 
   GameDag run() {
     out_.root = visit(step_.game().verifier->initial_state(), step_.root(), horizon_);
@@ -312,31 +469,40 @@ public:
   }
 
 private:
-  std::size_t visit(VerifierState v, const std::array<Belief, 2>& beliefs, unsigned left) {
+  GameDag::Child visit(VerifierState v, std::array<Belief, 2> beliefs, unsigned left) {
+    const std::size_t scale = scale_index(normaliser_.scale_down(beliefs));
     NodeKey key{v, left, beliefs};
-    if (auto it = seen_.find(key); it != seen_.end()) return it->second;
+    if (auto it = seen_.find(key); it != seen_.end()) return {it->second, scale};
     step_.count_node(expanded_);
     GameDag::Node node;
     if (step_.is_leaf(v, beliefs, left)) {
       node.mass = ForwardStep::masses(beliefs);
     } else {
       for (std::size_t action = 0; action < step_.game().verifier->allowed(v).size(); ++action) {
-        std::vector<std::size_t> children;
+        std::vector<GameDag::Child> children;
         for (auto& [answer, next] : step_.after(v, action, beliefs))
-          children.push_back(visit(step_.game().verifier->next(v, action), next, left - 1));
+          children.push_back(visit(step_.game().verifier->next(v, action), std::move(next), left - 1));
         node.actions.push_back(std::move(children));
       }
     }
     out_.nodes.push_back(std::move(node));
     seen_.emplace(std::move(key), out_.nodes.size() - 1);
-    return out_.nodes.size() - 1;
+    return {out_.nodes.size() - 1, scale};
+  }
+  std::size_t scale_index(RationalFunction c) {
+    if (c == RationalFunction(1)) return 0;
+    auto [it, fresh] = scale_ids_.try_emplace(c, out_.scales.size());
+    if (fresh) out_.scales.push_back(std::move(c));
+    return it->second;
   }
 
   ForwardStep step_;
   unsigned horizon_;
+  Normaliser normaliser_;
   GameDag out_;
   std::uint64_t expanded_ = 0;
   std::unordered_map<NodeKey, std::size_t, NodeHash> seen_;
+  std::unordered_map<RationalFunction, std::size_t, FunctionHash> scale_ids_;
 };
 
 /// The functions whose signs the induction has asked for, and the partition that decides those
@@ -348,16 +514,17 @@ public:
   /// Adds @p f to the functions to decide (at the next refinement).
   void want(const RationalFunction& f) {
     if (f.is_zero()) return;
-    if (index_.emplace(f.key(), functions_.size()).second) functions_.push_back(f);
+    if (index_.emplace(f, functions_.size()).second) functions_.push_back(f);
   }
   /// The sign of @p f on piece @p k, or std::nullopt when the partition does not decide it yet
   /// (then it is wanted for the next refinement).
   std::optional<int> sign(const RationalFunction& f, std::size_t k) {
     if (f.is_zero()) return 0;
-    const auto it = index_.find(f.key());
+    const auto it = index_.find(f);
     if (it != index_.end() && it->second < decided_) return partition_.signs[it->second][k];
+    ++misses_;
     if (it == index_.end()) {
-      index_.emplace(f.key(), functions_.size());
+      index_.emplace(f, functions_.size());
       functions_.push_back(f);
     }
     return std::nullopt;
@@ -371,13 +538,16 @@ public:
   }
   const SignPartition& partition() const { return partition_; }
   std::size_t size() const { return functions_.size(); }
+  /// How many sign() calls so far found their function undecided.
+  std::size_t misses() const { return misses_; }
 
 private:
   ParameterRange range_;
   std::string variable_;
   std::vector<RationalFunction> functions_;
-  std::unordered_map<std::string, std::size_t> index_;
+  std::unordered_map<RationalFunction, std::size_t, FunctionHash> index_;
   std::size_t decided_ = 0;
+  std::size_t misses_ = 0;
   SignPartition partition_;
 };
 
@@ -418,19 +588,23 @@ std::optional<RationalFunction> induction_on_piece(const GameDag& dag, const std
     bool known = true;
     for (const auto& children : node.actions) {
       RationalFunction sum;
-      for (std::size_t c : children) {
-        if (!value[c]) {
+      for (const GameDag::Child& c : children) {
+        const auto& v = value[c.node];
+        if (!v) {
           known = false;
           break;
         }
-        sum += *value[c];
+        if (c.scale == 0 || v->is_zero()) sum += *v;
+        else sum += dag.scales[c.scale] * *v;
       }
       if (!known) break;
       sums.push_back(std::move(sum));
     }
     if (known) value[n] = maximum_on(sums, k, oracle);
   }
-  return value[dag.root];
+  const auto& root = value[dag.root.node];
+  if (!root || dag.root.scale == 0) return root;
+  return dag.scales[dag.root.scale] * *root;
 }
 
 }  // namespace
@@ -463,28 +637,66 @@ PiecewiseDelta worst_case_delta_for_all(const ParametricGame& game, const Ration
   // more level of the tree (a decided sign stays decided on the sub-pieces of a refinement), and
   // the root comparisons take one more
   const unsigned max_passes = horizon + 3;
+  // The induction on a piece reads nothing but the signs the oracle gives it: a piece whose signs
+  // of the functions decided at some pass equal those of a piece settled then (every comparison
+  // decided) has the same values — a sub-piece of a settled piece after a refinement, or a piece
+  // with the same signs elsewhere. Settled pieces are remembered by their sign vectors.
+  struct Settled {
+    std::array<RationalFunction, 2> directional;
+    RationalFunction delta;
+    std::vector<int> comparison_signs;
+  };
+  auto sign_key = [&](std::size_t k, std::size_t count) {
+    std::string key(count, '\0');
+    for (std::size_t i = 0; i < count; ++i) key[i] = static_cast<char>(oracle.partition().signs[i][k] + 1);
+    return key;
+  };
+  std::unordered_map<std::string, Settled> previous, current;
+  std::size_t previous_decided = 0;
   for (;;) {
     oracle.refine();
     ++out.passes;
+    const std::size_t decided = oracle.size();
     const auto& pieces = oracle.partition().pieces;
     out.directional.assign(pieces.size(), {});
     out.delta.assign(pieces.size(), {});
     if (comparison_signs) comparison_signs->assign(comparisons.size(), std::vector<int>(pieces.size(), 0));
+    current.clear();
     for (std::size_t k = 0; k < pieces.size(); ++k) {
+      std::string key = sign_key(k, decided);
+      const Settled* known = nullptr;
+      if (auto it = current.find(key); it != current.end()) known = &it->second;
+      else if (auto old = previous.find(sign_key(k, previous_decided)); old != previous.end())
+        known = &current.emplace(std::move(key), old->second).first->second;
+      if (known) {
+        out.directional[k] = known->directional;
+        out.delta[k] = known->delta;
+        if (comparison_signs)
+          for (std::size_t c = 0; c < comparisons.size(); ++c) (*comparison_signs)[c][k] = known->comparison_signs[c];
+        ++out.reused;
+        continue;
+      }
+      const std::size_t misses = oracle.misses();
       const auto d0 = induction_on_piece(dag, leaf_terms, 0, k, oracle);
       const auto d1 = induction_on_piece(dag, leaf_terms, 1, k, oracle);
       if (!d0 || !d1) continue;
       out.directional[k] = {*d0, *d1};
       const auto larger = maximum_on({*d0, *d1}, k, oracle);
       if (larger) out.delta[k] = *larger;
+      std::vector<int> settled_signs(comparisons.size(), 0);
       for (std::size_t c = 0; c < comparisons.size(); ++c) {
         const auto s = oracle.sign(comparisons[c](out.directional[k]), k);
+        if (s) settled_signs[c] = *s;
         if (s && comparison_signs) (*comparison_signs)[c][k] = *s;
       }
+      if (oracle.misses() == misses) current.emplace(std::move(key), Settled{out.directional[k], out.delta[k], std::move(settled_signs)});
     }
     if (!oracle.pending()) break;
     if (out.passes >= max_passes)
       throw Error(game.name, "", "", "internal: the parametric backward induction did not settle after " + std::to_string(out.passes) + " passes");
+    previous = std::move(current);
+    current = {};
+    previous_decided = decided;
   }
   out.partition = oracle.partition();
   out.functions = oracle.size();

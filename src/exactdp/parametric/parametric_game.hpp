@@ -75,6 +75,16 @@ struct ParametricOptions {
 /// exactdp::Error when the game reaches a state without a rule or exceeds options.max_nodes.
 ViewPairs transcript_probabilities(const ParametricGame& game, unsigned horizon, const ParametricOptions& options = {});
 
+/// The pairs of transcript_probabilities() up to a positive factor and up to order: pairs
+/// c·(P₀(t), P₁(t)) or c·(P₁(t), P₀(t)), one at least for every transcript t, each with some c that
+/// has neither a zero nor a pole on the range (so c > 0 on all of it). Game nodes whose belief
+/// pairs are proportional by such a factor are merged (found by a fingerprint modulo a prime,
+/// confirmed exactly), as the numeric engine merges proportional nodes; a pair and its mirror image
+/// are one. For a claim in both directions — the signs of
+/// λ·P₁ − P₀ and λ·P₀ − P₁, the ratios P₀/P₁ and P₁/P₀ — at every r of the range they give the same
+/// answers as the exact pairs. Errors as transcript_probabilities().
+ViewPairs transcript_pairs_up_to_factor(const ParametricGame& game, unsigned horizon, const ParametricOptions& options = {});
+
 /// A maximal interval of the range where a claim fails: ends are real algebraic numbers, each
 /// included or not; `samples` are rational points inside it (one per open piece it contains).
 struct FailingRange {
@@ -122,10 +132,11 @@ struct PiecewiseDelta {
   /// rational functions equal to them on the piece
   std::vector<std::array<RationalFunction, 2>> directional;
   std::vector<RationalFunction> delta;  ///< per piece: max(δ⁰, δ¹), the function equal to it on the piece
-  std::uint64_t nodes = 0;              ///< game nodes (after merging equal nodes)
-  std::size_t leaves = 0;               ///< leaf nodes (transcripts, merged)
+  std::uint64_t nodes = 0;              ///< game nodes (after merging proportional nodes: factors > 0 on the whole range)
+  std::size_t leaves = 0;               ///< leaf nodes (transcripts, merged likewise)
   std::size_t functions = 0;            ///< distinct functions whose signs were decided
   unsigned passes = 0;                  ///< refinements of the partition until every comparison was decided
+  std::size_t reused = 0;               ///< pieces whose values were those of a settled piece with the same signs (statistics)
 };
 
 /// Extra comparisons decided with the induction: functions of the root values δ⁰, δ¹ whose sign
@@ -152,8 +163,8 @@ PureForAllResult check_approximate_dp_for_all(const ParametricGame& game, const 
 
 /// The worst-case pure-DP ratio as a piecewise rational function of the parameter: on each piece
 /// of the range, the largest of the candidate ratios P₀(t)/P₁(t) and P₁(t)/P₀(t) over the
-/// transcripts t (THEOREMS.md B.5 at every r), decided by the signs of their pairwise differences
-/// on a certified sign partition.
+/// transcripts t (THEOREMS.md B.5 at every r) — their upper envelope (parametric/envelope.hpp),
+/// every comparison certified.
 struct PiecewiseRatio {
   unsigned horizon = 0;
   /// True when some transcript has probability identically 0 in one world and not in the other:
@@ -161,18 +172,20 @@ struct PiecewiseRatio {
   /// range but finitely many); `pieces` is then empty.
   bool infinite = false;
   std::vector<RationalFunction> candidates;  ///< the distinct ratio functions
-  SignPartition partition;                   ///< the range split where two candidates cross
+  /// The range split where the largest candidate changes (`partition.pieces`; `partition.signs` is
+  /// empty: the envelope decides only the comparisons it needs).
+  SignPartition partition;
   std::vector<std::size_t> best;             ///< per piece: the index of the largest candidate there
   std::uint64_t nodes = 0;
   std::size_t view_pairs = 0;
+  std::size_t comparisons = 0;  ///< certified comparisons of two candidates on an interval (statistics)
+  std::size_t intervals = 0;    ///< rational sub-intervals of the range examined (statistics)
 };
 
 /// Computes the piecewise worst-case ratio (see PiecewiseRatio). Throws exactdp::Error when a
 /// candidate has a pole inside the range (a view whose probability in one world vanishes at an
 /// isolated value only: the worst ratio is unbounded near it; check --for-all still decides claims
-/// there), or when there are more than @p max_candidates distinct candidates (the pairwise
-/// comparison grows quadratically).
-PiecewiseRatio worst_case_ratio_for_all(const ParametricGame& game, unsigned horizon, const ParametricOptions& options = {},
-                                        std::size_t max_candidates = 200);
+/// there).
+PiecewiseRatio worst_case_ratio_for_all(const ParametricGame& game, unsigned horizon, const ParametricOptions& options = {});
 
 }  // namespace exactdp::parametric

@@ -1,6 +1,7 @@
 #include "exactdp/parametric/real_roots.hpp"
 
 #include "exactdp/core/error.hpp"
+#include "exactdp/parametric/flint_poly.hpp"
 
 #include <flint/fmpq_poly.h>
 #include <flint/fmpz_poly.h>
@@ -14,44 +15,10 @@
 
 namespace exactdp::parametric {
 
+using detail::Poly;
+using detail::descartes_bound;
+
 namespace {
-
-/// An owned fmpz_poly (RAII), internal to this file.
-class Poly {
-public:
-  Poly() { fmpz_poly_init(p_); }
-  explicit Poly(const fmpz_poly_t other) {
-    fmpz_poly_init(p_);
-    fmpz_poly_set(p_, other);
-  }
-  explicit Poly(const std::vector<Integer>& c) {
-    fmpz_poly_init(p_);
-    for (std::size_t i = 0; i < c.size(); ++i) fmpz_poly_set_coeff_mpz(p_, static_cast<slong>(i), c[i].get_mpz_t());
-  }
-  Poly(const Poly& o) : Poly(o.p_) {}
-  Poly& operator=(const Poly& o) {
-    fmpz_poly_set(p_, o.p_);
-    return *this;
-  }
-  ~Poly() { fmpz_poly_clear(p_); }
-  fmpz_poly_struct* get() { return p_; }
-  const fmpz_poly_struct* get() const { return p_; }
-  slong degree() const { return fmpz_poly_degree(p_); }
-  std::vector<Integer> coefficients() const {
-    std::vector<Integer> out(static_cast<std::size_t>(fmpz_poly_length(p_)));
-    for (std::size_t i = 0; i < out.size(); ++i) fmpz_poly_get_coeff_mpz(out[i].get_mpz_t(), p_, static_cast<slong>(i));
-    return out;
-  }
-  /// The exact sign of the polynomial at @p r.
-  int sign_at(const Rational& r) const {
-    Rational v;
-    fmpz_poly_evaluate_mpq(v.get_mpq_t(), p_, r.get_mpq_t());
-    return sgn(v);
-  }
-
-private:
-  fmpz_poly_t p_;
-};
 
 /// The irreducible factors of @p p (primitive, positive leading coefficient), without repetition.
 std::vector<Poly> irreducible_factors(const fmpz_poly_struct* p) {
@@ -111,39 +78,6 @@ RealAlgebraic rational_point(const Rational& x) {
   return a;
 }
 
-/// Descartes' rule of signs on (lo, hi): an upper bound on the number of roots of @p q there
-/// (exact; 0 proves there is none). q(lo + (hi − lo)·y) has its roots of (0, 1) at the positive
-/// roots of (1 + x)^d · q₁(1/(1 + x)), i.e. of the Taylor shift by 1 of q₁ reversed.
-slong descartes_bound(const Poly& q, const Rational& lo, const Rational& hi) {
-  fmpq_poly_t f, map;
-  fmpq_poly_init(f), fmpq_poly_init(map);
-  fmpq_poly_set_fmpz_poly(f, q.get());
-  fmpq_t c;
-  fmpq_init(c);
-  fmpq_set_mpq(c, lo.get_mpq_t());
-  fmpq_poly_set_coeff_fmpq(map, 0, c);
-  const Rational width = hi - lo;
-  fmpq_set_mpq(c, width.get_mpq_t());
-  fmpq_poly_set_coeff_fmpq(map, 1, c);
-  fmpq_poly_compose(f, f, map);
-  Poly p;
-  fmpq_poly_get_numerator(p.get(), f);
-  fmpz_poly_reverse(p.get(), p.get(), q.degree() + 1);
-  fmpz_t one;
-  fmpz_init_set_ui(one, 1);
-  fmpz_poly_taylor_shift(p.get(), p.get(), one);
-  slong variations = 0;
-  int last = 0;
-  for (slong i = 0; i <= p.degree(); ++i) {
-    const int s = fmpz_sgn(p.get()->coeffs + i);
-    if (s != 0 && last != 0 && s != last) ++variations;
-    if (s != 0) last = s;
-  }
-  fmpz_clear(one);
-  fmpq_clear(c);
-  fmpq_poly_clear(f), fmpq_poly_clear(map);
-  return variations;
-}
 
 /// The real roots of a squarefree polynomial @p q of degree ≥ 2 without rational roots (an
 /// irreducible factor) inside the open interval (lo, hi), by exact bisection with Descartes' rule
@@ -192,11 +126,53 @@ std::string decimal(const Rational& x, int digits) {
   return (negative ? "-" : "") + s;
 }
 
+/// True when @p p (not zero) certainly has no root in @p range: a constant, or Descartes' bound 0 on
+/// the open interval and no root at an included end. False says nothing (the bound may exceed the
+/// number of roots).
+bool no_root_in(const Poly& p, const ParameterRange& range) {
+  return p.degree() <= 0 || (descartes_bound(p, range.lower, range.upper) == 0 && (range.lower_open || p.sign_at(range.lower) != 0) &&
+                             (range.upper_open || p.sign_at(range.upper) != 0));
+}
+
 std::string poly_text(const std::vector<Integer>& c, std::string_view variable) {
   return RationalFunction::polynomial(std::vector<Rational>(c.begin(), c.end())).to_string(variable);
 }
 
 }  // namespace
+
+/// Descartes' rule of signs on (lo, hi): an upper bound on the number of roots of @p q there
+/// (exact; 0 proves there is none). q(lo + (hi − lo)·y) has its roots of (0, 1) at the positive
+/// roots of (1 + x)^d · q₁(1/(1 + x)), i.e. of the Taylor shift by 1 of q₁ reversed.
+slong detail::descartes_bound(const Poly& q, const Rational& lo, const Rational& hi) {
+  fmpq_poly_t f, map;
+  fmpq_poly_init(f), fmpq_poly_init(map);
+  fmpq_poly_set_fmpz_poly(f, q.get());
+  fmpq_t c;
+  fmpq_init(c);
+  fmpq_set_mpq(c, lo.get_mpq_t());
+  fmpq_poly_set_coeff_fmpq(map, 0, c);
+  const Rational width = hi - lo;
+  fmpq_set_mpq(c, width.get_mpq_t());
+  fmpq_poly_set_coeff_fmpq(map, 1, c);
+  fmpq_poly_compose(f, f, map);
+  Poly p;
+  fmpq_poly_get_numerator(p.get(), f);
+  fmpz_poly_reverse(p.get(), p.get(), q.degree() + 1);
+  fmpz_t one;
+  fmpz_init_set_ui(one, 1);
+  fmpz_poly_taylor_shift(p.get(), p.get(), one);
+  slong variations = 0;
+  int last = 0;
+  for (slong i = 0; i <= p.degree(); ++i) {
+    const int s = fmpz_sgn(p.get()->coeffs + i);
+    if (s != 0 && last != 0 && s != last) ++variations;
+    if (s != 0) last = s;
+  }
+  fmpz_clear(one);
+  fmpq_clear(c);
+  fmpq_poly_clear(f), fmpq_poly_clear(map);
+  return variations;
+}
 
 // ---------------------------------------------------------------- ranges and algebraic numbers
 
@@ -311,7 +287,7 @@ SignPartition sign_partition(const std::vector<RationalFunction>& functions, con
   for (std::size_t i = 0; i < functions.size(); ++i) {
     auto* q = static_cast<fmpz_poly_q_struct*>(functions[i].flint());
     Poly den(fmpz_poly_q_denref(q));
-    if (den.degree() > 0) {
+    if (!no_root_in(den, range)) {
       char* key = fmpz_poly_get_str(den.get());
       std::string k(key);
       flint_free(key);
@@ -328,9 +304,7 @@ SignPartition sign_partition(const std::vector<RationalFunction>& functions, con
     // a numerator with no root in the range (Descartes' bound 0 on the open interval, non-zero at
     // an included end) has one sign on all of it: no factorisation, no piece
     const Poly numerator(fmpz_poly_q_numref(q));
-    if (numerator.degree() <= 0 ||
-        (descartes_bound(numerator, range.lower, range.upper) == 0 && (range.lower_open || numerator.sign_at(range.lower) != 0) &&
-         (range.upper_open || numerator.sign_at(range.upper) != 0))) {
+    if (no_root_in(numerator, range)) {
       constant_sign[i] = sgn(functions[i].evaluate(inside));
       continue;
     }
@@ -441,6 +415,14 @@ std::optional<Rational> negative_point(const RationalFunction& f, const Paramete
       return p.pieces[k > 0 ? k - 1 : k + 1].sample;
     }
   return std::nullopt;
+}
+
+bool zero_and_pole_free(const RationalFunction& f, const ParameterRange& range) {
+  if (f.is_zero()) return false;
+  auto* q = static_cast<fmpz_poly_q_struct*>(f.flint());
+  for (const Poly& p : {Poly(fmpz_poly_q_numref(q)), Poly(fmpz_poly_q_denref(q))})
+    if (!no_root_in(p, range) && !real_roots_in(p.coefficients(), range).empty()) return false;
+  return true;
 }
 
 }  // namespace exactdp::parametric

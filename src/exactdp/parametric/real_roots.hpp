@@ -92,4 +92,9 @@ Rational simplest_rational_between(const Rational& a, const Rational& b);
 /// (non-negative probabilities) and claims (λ ≥ 1).
 std::optional<Rational> negative_point(const RationalFunction& f, const ParameterRange& range, std::string_view variable = "r");
 
+/// True when @p f has neither a zero nor a pole in @p range (so one sign on all of it): certified by
+/// Descartes' rule of signs on the numerator and the denominator, then by real-root isolation where
+/// the rule does not settle it. The zero function gives false.
+bool zero_and_pole_free(const RationalFunction& f, const ParameterRange& range);
+
 }  // namespace exactdp::parametric
