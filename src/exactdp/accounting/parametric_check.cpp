@@ -12,7 +12,7 @@ namespace {
 /// found in.
 ParametricSamplePoint run_numeric(const std::function<Game(const Rational&)>& instantiate, const parametric::RationalFunction& lambda,
                                   const parametric::RationalFunction& delta, const Rational& r, unsigned horizon, const ClaimCheckOptions& options) {
-  ParametricSamplePoint s{r, lambda.evaluate(r), {}};
+  ParametricSamplePoint s{r, lambda.evaluate(r), {}, {}};
   GameClaim claim;
   claim.lambda = s.lambda;
   claim.delta = delta.evaluate(r);
