@@ -320,9 +320,6 @@ void check_chain_exp(CheckContext& ctx) {
                violated ? "violated (25/9 > 7/3)" : "not violated", violated);
 }
 
-/// "1 piece", "3 pieces".
-std::string counted(std::size_t n, const std::string& noun) { return std::to_string(n) + " " + noun + (n == 1 ? "" : "s"); }
-
 /// X-TREE for every r ∈ (0, 1) at once, T = 4 (height 2: a change of x₁ touches 3 nodes). The
 /// closed form, by hand: Comp(3 × RR_{ln(1/r)}) answers each bit right with p = 1/(1+r), wrong with
 /// q = r/(1+r); a view with i wrong answers has ratio (p/q)^{3−2i} = r^{2i−3}, mass C(3,i)p^{3−i}q^i in
@@ -334,34 +331,10 @@ std::string counted(std::size_t n, const std::string& noun) { return std::to_str
 /// piece; the numeric engine on binary_tree_counter built at each piece's rational sample must
 /// agree (accounting/parametric_check.hpp); the worst pure ratio must be r^{−3} on every piece.
 void check_tree_for_all_r(CheckContext& ctx) {
-  using parametric::RationalFunction;
-  const RationalFunction r = RationalFunction::variable(), one(1);
-  const RationalFunction p = one / (one + r), qr = r / (one + r);
   const parametric::ParameterRange unit{Rational(0), Rational(1), true, true};
-  const unsigned height = 2, levels = height + 1;
-  const parametric::ParametricGame game = library::binary_tree_counter_for_all(height, r, 1, 0, unit);
+  const parametric::ParametricGame game = library::binary_tree_counter_for_all(2, parametric::RationalFunction::variable(), 1, 0, unit);
   const auto numeric = [](const Rational& x) { return library::binary_tree_counter(2, x); };
-  const long binom[] = {1, 3, 3, 1};
-  for (long m = 0; m <= static_cast<long>(levels); ++m) {
-    const RationalFunction lambda = r.pow(-m);
-    RationalFunction closed;
-    for (long i = 0; static_cast<long>(levels) - 2 * i > m; ++i)
-      closed += RationalFunction(binom[i]) * (p.pow(levels - i) * qr.pow(i) - lambda * p.pow(i) * qr.pow(levels - i));
-    const ParametricDeltaProfile w = exactdp::worst_case_delta_for_all(game, numeric, lambda, game.horizon);
-    std::string bad;
-    for (std::size_t piece = 0; piece < w.worst.delta.size(); ++piece)
-      if (!(w.worst.delta[piece] == closed)) bad += " on " + w.worst.partition.pieces[piece].to_string() + " δ = " + w.worst.delta[piece].to_string() + ";";
-    ctx.instance("tree counter T = 4, DLap(r) nodes, for every r ∈ (0, 1): δ(1/r^" + std::to_string(m) + ") = Comp(3 × RR_{ln 1/r})",
-                 bad.empty() ? "= " + closed.to_string() + " on " + counted(w.worst.partition.pieces.size(), "piece") +
-                                   " (all); the numeric engine agrees at " + counted(w.checks.size(), "sample")
-                             : "differs:" + bad,
-                 bad.empty(), game.horizon);
-  }
-  const parametric::PiecewiseRatio ratio = parametric::worst_case_ratio_for_all(game, game.horizon);
-  bool ok = !ratio.infinite && !ratio.best.empty();
-  for (const std::size_t b : ratio.best) ok = ok && ratio.candidates[b] == r.pow(-static_cast<long>(levels));
-  ctx.instance("tree counter T = 4, DLap(r) nodes, for every r ∈ (0, 1): worst pure ratio = 1/r^3",
-               ok ? "1/r^3 on " + counted(ratio.partition.pieces.size(), "piece") + " (all)" : "differs", ok, game.horizon);
+  expect_rr_composition_for_all(ctx, "tree counter T = 4, DLap(r) nodes, for every r ∈ (0, 1)", game, numeric, 3, {0, 1, 2, 3});
 }
 
 void check_tree(CheckContext& ctx) {

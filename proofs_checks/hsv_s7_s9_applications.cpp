@@ -76,7 +76,6 @@ void check_o89(CheckContext& ctx) {
 }
 
 /// "1 piece", "3 pieces".
-std::string counted(std::size_t n, const std::string& noun) { return std::to_string(n) + " " + noun + (n == 1 ? "" : "s"); }
 
 /// HSV L7.4 for every ε′ > 0 at once. SVT_{ε′} has threshold noise of scale 1/ε′ and query noise of
 /// scale 2/ε′; in the discrete version (D.5) that is τ ~ DLap(e^{−ε′}), ν ~ DLap(e^{−ε′/2}), and the
@@ -158,36 +157,14 @@ Rational rr_bound(const std::vector<Rational>& lambdas, const Rational& lambda) 
 /// that function on every piece (the numeric engine on d_counter at each piece's rational sample
 /// agreeing, accounting/parametric_check.hpp), and its worst pure ratio must be r^{−n} on every piece.
 void check_c75_for_all(CheckContext& ctx, unsigned d, unsigned height) {
-  using parametric::RationalFunction;
-  const RationalFunction r = RationalFunction::variable(), one(1);
-  const RationalFunction p = one / (one + r), qr = r / (one + r);
   const parametric::ParameterRange unit{Rational(0), Rational(1), true, true};
   const long n = static_cast<long>(d * (height + 1));
-  const parametric::ParametricGame game = library::d_counter_for_all(d, height, r, 1, 0, unit);
+  const parametric::ParametricGame game = library::d_counter_for_all(d, height, parametric::RationalFunction::variable(), 1, 0, unit);
   const auto numeric = [d, height](const Rational& x) { return library::d_counter(d, height, x, 1, 0); };
-  const std::string label = std::to_string(d) + "-counter, height " + std::to_string(height) + ", DLap(r) nodes, for every r ∈ (0, 1)";
-  for (long m = 0; m <= n; m += (n > 2 ? 2 : 1)) {
-    const RationalFunction lambda = r.pow(-m);
-    RationalFunction closed;
-    long binom = 1;  // C(n, i)
-    for (long i = 0; n - 2 * i > m; binom = binom * (n - i) / (i + 1), ++i)
-      closed += RationalFunction(binom) * (p.pow(n - i) * qr.pow(i) - lambda * p.pow(i) * qr.pow(n - i));
-    const ParametricDeltaProfile w = exactdp::worst_case_delta_for_all(game, numeric, lambda, game.horizon);
-    std::string bad;
-    for (std::size_t piece = 0; piece < w.worst.delta.size(); ++piece)
-      if (!(w.worst.delta[piece] == closed)) bad += " on " + w.worst.partition.pieces[piece].to_string() + " δ = " + w.worst.delta[piece].to_string() + ";";
-    ctx.instance(label + ": δ(1/r^" + std::to_string(m) + ") = Comp(" + std::to_string(n) + " × RR_{ln 1/r})",
-                 bad.empty() ? "= " + closed.to_string() + " on " + counted(w.worst.partition.pieces.size(), "piece") +
-                                   " (all); the numeric engine agrees at " + counted(w.checks.size(), "sample")
-                             : "differs:" + bad,
-                 bad.empty(), game.horizon);
-  }
-  const parametric::PiecewiseRatio ratio = parametric::worst_case_ratio_for_all(game, game.horizon);
-  bool ok = !ratio.infinite && !ratio.best.empty();
-  for (const std::size_t b : ratio.best) ok = ok && ratio.candidates[b] == r.pow(-n);
-  ctx.instance(label + ": worst pure ratio = 1/r^" + std::to_string(n),
-               ok ? "1/r^" + std::to_string(n) + " on " + counted(ratio.partition.pieces.size(), "piece") + " (all)" : "differs", ok,
-               game.horizon);
+  std::vector<long> ms;
+  for (long m = 0; m <= n; m += (n > 2 ? 2 : 1)) ms.push_back(m);
+  expect_rr_composition_for_all(ctx, std::to_string(d) + "-counter, height " + std::to_string(height) + ", DLap(r) nodes, for every r ∈ (0, 1)",
+                                game, numeric, n, ms);
 }
 
 void check_c75(CheckContext& ctx) {

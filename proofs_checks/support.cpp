@@ -1,5 +1,6 @@
 #include "proofs_checks/support.hpp"
 
+#include "exactdp/accounting/parametric_check.hpp"
 #include "exactdp/core/error.hpp"
 #include "exactdp/mechanism/noninteractive.hpp"
 
@@ -323,6 +324,37 @@ Adversary random_adversary(const Game& game, unsigned horizon, Rng& rng) {
   Adversary adv;
   random_build(adv, 0, game, root(game), horizon, rng);
   return adv;
+}
+
+std::string counted(std::size_t n, const std::string& noun) { return std::to_string(n) + " " + noun + (n == 1 ? "" : "s"); }
+
+void expect_rr_composition_for_all(CheckContext& ctx, const std::string& label, const parametric::ParametricGame& game,
+                                   const std::function<Game(const Rational&)>& numeric, long n, const std::vector<long>& ms) {
+  using parametric::RationalFunction;
+  const RationalFunction r = RationalFunction::variable(), one(1);
+  const RationalFunction p = one / (one + r), qr = r / (one + r);
+  for (const long m : ms) {
+    const RationalFunction lambda = r.pow(-m);
+    RationalFunction closed;
+    long binom = 1;  // C(n, i)
+    for (long i = 0; n - 2 * i > m; binom = binom * (n - i) / (i + 1), ++i)
+      closed += RationalFunction(binom) * (p.pow(n - i) * qr.pow(i) - lambda * p.pow(i) * qr.pow(n - i));
+    const ParametricDeltaProfile w = exactdp::worst_case_delta_for_all(game, numeric, lambda, game.horizon);
+    std::string bad;
+    for (std::size_t piece = 0; piece < w.worst.delta.size(); ++piece)
+      if (!(w.worst.delta[piece] == closed)) bad += " on " + w.worst.partition.pieces[piece].to_string() + " δ = " + w.worst.delta[piece].to_string() + ";";
+    ctx.instance(label + ": δ(1/r^" + std::to_string(m) + ") = Comp(" + std::to_string(n) + " × RR_{ln 1/r})",
+                 bad.empty() ? "= " + closed.to_string() + " on " + counted(w.worst.partition.pieces.size(), "piece") +
+                                   " (all); the numeric engine agrees at " + counted(w.checks.size(), "sample")
+                             : "differs:" + bad,
+                 bad.empty(), game.horizon);
+  }
+  const parametric::PiecewiseRatio ratio = parametric::worst_case_ratio_for_all(game, game.horizon);
+  bool ok = !ratio.infinite && !ratio.best.empty();
+  for (const std::size_t b : ratio.best) ok = ok && ratio.candidates[b] == r.pow(-n);
+  ctx.instance(label + ": worst pure ratio = 1/r^" + std::to_string(n),
+               ok ? "1/r^" + std::to_string(n) + " on " + counted(ratio.partition.pieces.size(), "piece") + " (all)" : "differs", ok,
+               game.horizon);
 }
 
 }  // namespace exactdp::proofs

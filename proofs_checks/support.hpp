@@ -8,6 +8,7 @@
 #include "exactdp/divergence/privacy_loss.hpp"
 #include "exactdp/game/game.hpp"
 #include "exactdp/numeric/rational.hpp"
+#include "exactdp/parametric/parametric_game.hpp"
 #include "proofs_checks/registry.hpp"
 
 #include <functional>
@@ -78,5 +79,20 @@ Game random_vw2_game(Rng& rng);
 std::vector<Adversary> all_adversaries(const Game& game, unsigned horizon, std::size_t limit = 20000);
 /// One uniformly random full-depth deterministic adversary.
 Adversary random_adversary(const Game& game, unsigned horizon, Rng& rng);
+
+/// "1 piece", "3 pieces".
+std::string counted(std::size_t n, const std::string& noun);
+
+/// The for-all check shared by the counters whose adaptive profile is Comp(n × RR_{ln 1/r}) (X-TREE,
+/// HSV-C7.5). Closed form, by hand: each of the n RR factors answers right with p = 1/(1+r) and
+/// wrong with q = r/(1+r); a view with i wrong answers has ratio r^{2i−n}, mass C(n,i)p^{n−i}q^i in
+/// one world and C(n,i)p^i q^{n−i} in the other, so at λ = r^{−m} (m ≥ 0)
+/// δ(λ) = Σ_{i : n−2i > m} C(n,i)(p^{n−i}q^i − λ p^i q^{n−i}) (the same both ways by symmetry), and the
+/// worst pure ratio is r^{−n}. For each m of @p ms, the parametric game's worst δ(r^{−m}) (parametric
+/// backward induction on a certified partition, the numeric engine built by @p numeric agreeing at
+/// every piece's rational sample) must equal that function on every piece; then its worst pure ratio
+/// must be r^{−n} on every piece. Instances are named "@p label: …".
+void expect_rr_composition_for_all(CheckContext& ctx, const std::string& label, const parametric::ParametricGame& game,
+                                   const std::function<Game(const Rational&)>& numeric, long n, const std::vector<long>& ms);
 
 }  // namespace exactdp::proofs
