@@ -214,14 +214,18 @@ def test_several_gaussians_compose_in_closed_form():
     assert mp(lo) <= gdp(6) <= mp(hi)
 
 
-def test_subsampled_laplace_is_answered_by_the_grid():
+def test_one_subsampled_laplace_use_is_answered_in_closed_form():
     # one use, b = 1, q = 1/10, epsilon = 1/10: the hockey-stick integral by mpmath.quad (40 digits;
-    # tests/amplification/poisson_test.cpp) is 0.0131218308858312654...
+    # tests/amplification/poisson_test.cpp) is 0.0131218308858312654...; the closed form of
+    # bounds/subsampled_laplace.hpp encloses it to the working precision
     truth = mpmath.mpf("0.01312183088583126543727121655627722302525")
     out = exactdp.delta_at("laplace:b=1", epsilon="1/10", sampling_rate="1/10", relative_width="1/100", explain=True)
-    assert out["route"] == "grid_bracket"
+    assert out["route"] == "closed_form"
     lo, hi = out["delta"]
-    assert mp(lo) <= truth <= mp(hi) and hi - lo <= hi / 100
+    assert mp(lo) <= truth <= mp(hi) and hi - lo <= hi / 10**12
+    # several uses still go to the grid bracket
+    assert exactdp.delta_at("laplace:b=1", 2, epsilon="1/10", sampling_rate="1/10", relative_width="1/100",
+                            explain=True)["route"] == "grid_bracket"
     event = dpa.PoissonSampledDpEvent(0.5, dpa.LaplaceDpEvent(1.0))
     lo, hi = exactdp.delta_at(event, epsilon="1/2")
     assert mp(lo) <= mpmath.mpf("0.04033113052605342719174498732637206274538") <= mp(hi)

@@ -153,7 +153,7 @@ def test_alpha_inf_is_the_max_divergence():
     assert compose("-m", "rr:lambda=3,delta=1/10", "--alpha", "inf")["renyi"][-1]["epsilon"] == "inf"
 
 
-def test_k_fold_and_subsampled_laplace_are_answered_by_the_grid():
+def test_k_fold_laplace_by_the_grid_and_one_subsampled_use_in_closed_form():
     # k uses of Laplace are k*eps0-DP, so delta(3) = 0 for 3 uses with eps0 = 1 and the least epsilon at
     # delta = 1e-5 is below 3 (hand-derived); the bracket must respect both
     r = compose("-m", "laplace:b=1", "-k", "3", "--epsilon", "3", "--delta", "1e-5")
@@ -162,10 +162,12 @@ def test_k_fold_and_subsampled_laplace_are_answered_by_the_grid():
     assert lo == 0 and hi < 1e-20
     lo, hi = lo_hi(r["least"][0]["epsilon"])
     assert 2.9 < lo <= hi <= 3
-    # one subsampled use (b = 1, q = 1/10) at epsilon = 1/10: mpmath integral 0.013121830885831265
-    r = compose("-m", "laplace:b=1", "--sampling", "poisson:q=1/10", "--epsilon", "0.1")
+    # one subsampled use (b = 1, q = 1/10) at epsilon = 1/10: mpmath integral 0.013121830885831265,
+    # now in closed form (bounds/subsampled_laplace.hpp), to the printed digits
+    r = compose("-m", "laplace:b=1", "--sampling", "poisson:q=1/10", "--epsilon", "0.1", "--digits", "30")
+    assert r["plan"]["route"] == "closed_form"
     lo, hi = lo_hi(r["at"][0]["delta"])
-    assert lo <= 0.013121830885831265 <= hi
+    assert lo <= 0.013121830885831265 <= hi and hi - lo < 1e-17
 
 
 def test_several_gaussians_compose_in_closed_form():

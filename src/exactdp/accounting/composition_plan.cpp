@@ -104,6 +104,17 @@ bool closed_form(const CompositionComponent& c) {
 /// One use of a Gaussian mixture (a subsampled Gaussian included): bounds/gaussian_mixture.hpp.
 bool mixture_form(const CompositionComponent& c) { return c.times == 1 && c.gaussian_mixture().has_value(); }
 
+/// One use of a Poisson-subsampled Laplace mechanism (0 < q < 1, b and sensitivity positive; the
+/// degenerate values are exact pairs): bounds/subsampled_laplace.hpp.
+std::optional<SubsampledLaplace> subsampled_laplace_form(const CompositionComponent& c) {
+  if (!c.spec || c.pair || !c.mixture.empty() || c.times != 1 || !c.sampling_rate || c.spec->family() != MechanismFamily::laplace)
+    return std::nullopt;
+  const Rational& q = *c.sampling_rate;
+  const Rational b = *c.spec->parameter("b"), s = *c.spec->parameter("sensitivity");
+  if (sgn(q) <= 0 || q >= 1 || sgn(b) <= 0 || sgn(s) <= 0) return std::nullopt;
+  return SubsampledLaplace(b, s, q);
+}
+
 bool grid_form(const CompositionComponent& c) {
   if (c.spec && !c.pair && !c.mixture.empty()) return c.times > 1;  // several uses of a Gaussian mixture
   if (!c.spec || c.pair || !c.mixture.empty()) return false;
@@ -352,6 +363,11 @@ CompositionPlan plan_composition(const std::vector<CompositionComponent>& comps,
     plan.reason = with("closed form of " + to_string(comps.front().spec->family()));
     return plan;
   }
+  if (comps.size() == 1 && subsampled_laplace_form(comps.front())) {
+    plan.route = CompositionRoute::closed_form;
+    plan.reason = with("closed form of one use of a Poisson-subsampled Laplace mechanism (bounds/subsampled_laplace.hpp)");
+    return plan;
+  }
   if (comps.size() == 1 && mixture_form(comps.front())) {
     plan.route = CompositionRoute::closed_form;
     plan.reason = with("closed form of one use of a Gaussian mixture (bounds/gaussian_mixture.hpp)");
@@ -452,6 +468,7 @@ ComposedPrivacy::ComposedPrivacy(const std::vector<CompositionComponent>& comps,
     }
     case CompositionRoute::closed_form:
       if (comps.size() == 1 && mixture_form(comps.front())) mixture_ = comps.front().gaussian_mixture();
+      if (comps.size() == 1) subsampled_laplace_ = subsampled_laplace_form(comps.front());
       return;
     case CompositionRoute::grid_bracket: {
       for (const auto& c : comps) {
@@ -482,6 +499,7 @@ Interval ComposedPrivacy::delta_at_epsilon(const Interval& epsilon) const {
 
 Interval ComposedPrivacy::delta_at_epsilon(const Interval& epsilon, NeighbourDirection direction) const {
   if (mixture_) return mixture_->delta_at_epsilon(epsilon, direction);  // every ε, either direction
+  if (subsampled_laplace_) return subsampled_laplace_->delta_at_epsilon(epsilon, direction);
   switch (plan_.route) {
     // the PLDs cover every λ = e^ε > 0 directly
     case CompositionRoute::exact: return delta(*profile_, exp(epsilon), direction);
@@ -566,6 +584,8 @@ Interval ComposedPrivacy::least_epsilon(const Rational& delta) const {
 
 Interval ComposedPrivacy::least_epsilon(const Rational& delta, NeighbourDirection direction) const {
   if (mixture_) return mixture_->least_epsilon(delta, direction, pow2(-static_cast<long>(precision_ / 2)), precision_);
+  if (subsampled_laplace_)
+    return subsampled_laplace_->least_epsilon(delta, direction, pow2(-static_cast<long>(precision_ / 2)), precision_);
   switch (plan_.route) {
     case CompositionRoute::exact: {
       const ExtendedRational l = least_lambda(*profile_, delta, direction);
@@ -635,6 +655,8 @@ std::string ComposedPrivacy::method() const {
       return "certified grid bracket of " + std::to_string(components_.front().times) + " uses of the " + grid_.front().pair.describe() +
              " (docs/audit-subsampling.md, resolution " + std::to_string(grid_options().resolution) + ")";
     default:
+      if (subsampled_laplace_)
+        return "certified closed form of one use of the " + subsampled_laplace_->describe() + " (bounds/subsampled_laplace.hpp)";
       if (mixture_)
         return "certified closed form of one use of a Gaussian mixture (monotone privacy loss, certified root; "
                "bounds/gaussian_mixture.hpp)";

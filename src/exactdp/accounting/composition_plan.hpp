@@ -13,7 +13,7 @@
 /// | certified PLD | every component is finite (exact ratios, certified masses) and the composed PLD is estimated to fit | certified δ(ε), least ε |
 /// | certified PLD, subsampled | one Poisson-subsampled spec with certified masses (dlaplace:a, rr/krr by epsilon, truncated dgauss), one use | certified δ(ε), least ε at working precision (amplification/subsampled_loss.hpp); several uses take the fast convolution with the rate |
 /// | fast convolution | one finite component (exact pair, rr, krr, dlaplace, …, unsampled) whose certified PLD does not fit or has more than max_certified_atoms atoms | certified bracket of δ(ε) and least ε by quasi-linear convolution (compose/fast_convolution.hpp): exact grid for lattice losses (k-ary RR, discrete Laplace of any sensitivity) |
-/// | closed form | one component whose family composes in closed form (gauss: GDP; dgauss, laplace: one use; one use of a Gaussian mixture or a Poisson-subsampled Gaussian, bounds/gaussian_mixture.hpp) | certified δ(ε), least ε |
+/// | closed form | one component whose family composes in closed form (gauss: GDP; dgauss, laplace: one use; one use of a Gaussian mixture or a Poisson-subsampled Gaussian, bounds/gaussian_mixture.hpp; one use of a Poisson-subsampled Laplace mechanism, bounds/subsampled_laplace.hpp) | certified δ(ε), least ε |
 /// | closed form (GDP) | several unsampled gauss components, any σ and sensitivity each | certified δ(ε), least ε of μ-GDP with μ² = Σ times·(Δ/σ)² (DRS22 Cor 3.3) |
 /// | grid bracket | (only when asked: the audit and `exactdp compose` ask) one Poisson-subsampled gauss or laplace, or a laplace used more than once; or several components, each a gauss or laplace (subsampled or not; heterogeneous Laplace mechanisms) | certified bracket (amplification/poisson.hpp) of δ(ε) and the least ε |
 /// | Rényi conversion | otherwise | Rényi divergences add; an RDP upper bound on ε |
@@ -27,6 +27,7 @@
 #include "exactdp/accounting/mechanism_spec.hpp"
 #include "exactdp/amplification/poisson.hpp"
 #include "exactdp/bounds/gaussian_mixture.hpp"
+#include "exactdp/bounds/subsampled_laplace.hpp"
 #include "exactdp/amplification/subsampled_loss.hpp"
 #include "exactdp/divergence/direction.hpp"
 #include "exactdp/divergence/hockey_stick.hpp"
@@ -212,6 +213,7 @@ private:
   std::optional<CertifiedLoss> fast_certified_;    ///< fast_convolution: else the certified one
   std::vector<GridComponent> grid_;                 ///< grid_bracket: the pairs analysed, with their uses
   std::optional<GaussianMixture> mixture_;          ///< closed_form: one use of a Gaussian mixture
+  std::optional<SubsampledLaplace> subsampled_laplace_;  ///< closed_form: one use of a subsampled Laplace mechanism
   /// The grid of the grid_bracket route: the plan's resolution, by default 32 points per standard
   /// deviation (relative widths about 10⁻³ for one use; the audit and Python refine further by
   /// intersecting resolutions).

@@ -3,6 +3,8 @@
 // the header's file comment).
 #include "exactdp/bounds/gaussian_mixture.hpp"
 
+#include "exactdp/bounds/least_epsilon.hpp"
+
 #include "exactdp/core/error.hpp"
 
 #include <algorithm>
@@ -170,40 +172,13 @@ Interval GaussianMixture::delta_at_epsilon(const Rational& epsilon, NeighbourDir
 }
 
 Interval GaussianMixture::delta_at_epsilon(const Interval& epsilon, NeighbourDirection direction) const {
-  if (!epsilon.lower_is_finite() || !epsilon.upper_is_finite())
-    throw Error(kWhere, "epsilon", epsilon.to_string(10), "must be a finite enclosure");
-  const Precision p = epsilon.precision();
-  const Interval at_lo = delta_at_epsilon(epsilon.lower(), direction, p);
-  if (epsilon.lower() == epsilon.upper()) return at_lo;
-  const Interval at_hi = delta_at_epsilon(epsilon.upper(), direction, p);
-  return Interval::hull(at_hi.lower(), at_lo.upper(), p);
+  return delta_over_epsilon_enclosure([&](const Rational& e, Precision p) { return delta_at_epsilon(e, direction, p); }, epsilon, kWhere);
 }
 
 Interval GaussianMixture::least_epsilon(const Rational& delta, NeighbourDirection direction, const Rational& width,
                                         Precision p) const {
-  if (sgn(delta) < 0 || delta > 1) throw Error(kWhere, "delta", to_string(delta), "delta must lie in [0, 1]");
-  if (sgn(width) <= 0) throw Error(kWhere, "width", to_string(width), "must be positive");
-  if (sgn(delta) == 0 && direction != NeighbourDirection::add) return Interval::infinity(p);
-  auto meets = [&](const Rational& e) {  // +1 meets (δ(e) ≤ δ), −1 fails, 0 undecided
-    const Interval d = delta_at_epsilon(e, direction, p);
-    if (d.upper() <= delta) return 1;
-    if (d.lower() > delta) return -1;
-    return 0;
-  };
-  if (meets(Rational(0)) == 1) return Interval::zero(p);
-  Rational lo(0), hi(1);
-  for (int i = 0; meets(hi) != 1; ++i) {
-    lo = hi;
-    hi *= 2;
-    if (i > 64) throw Error(kWhere, "delta", to_string(delta), "no epsilon meets this delta below 2^64");
-  }
-  while (hi - lo > width) {
-    const Rational mid = (lo + hi) / 2;
-    const int s = meets(mid);
-    if (s == 0) break;  // δ(mid) is within the rounding of δ: the least ε is this close to mid
-    (s > 0 ? hi : lo) = mid;
-  }
-  return Interval::hull(lo, hi, p);
+  if (sgn(delta) == 0 && direction != NeighbourDirection::add && sgn(width) > 0) return Interval::infinity(p);
+  return least_epsilon_by_bisection([&](const Rational& e) { return delta_at_epsilon(e, direction, p); }, delta, width, p, kWhere);
 }
 
 }  // namespace exactdp
