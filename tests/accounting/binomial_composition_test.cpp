@@ -200,20 +200,26 @@ TEST(CompositionPlan, SeveralGaussiansTakeTheGdpClosedForm) {
 
 // The grid route answers compose's k-fold and subsampled Laplace: one subsampled use against the
 // mpmath integral of SubsampledLaplaceContainsTheIntegral (poisson_test.cpp).
-TEST(CompositionPlan, SubsampledLaplaceTakesTheGridRoute) {
+TEST(CompositionPlan, SubsampledLaplaceOneUseInClosedFormSeveralOnTheGrid) {
   CompositionComponent c{"laplace:b=1", parse_mechanism_spec("laplace:b=1"), std::nullopt, 1, std::nullopt};
   c = poisson_subsampled(std::move(c), q(1, 10), true, "test");
   PlanOptions o;
   o.grid_brackets = true;
-  const std::vector<CompositionComponent> comps{c};
-  const CompositionPlan plan = plan_composition(comps, o);
-  ASSERT_EQ(plan.route, CompositionRoute::grid_bracket) << plan.reason;
-  const Interval d = ComposedPrivacy(comps, plan).delta_at_epsilon(Interval(q(1, 10)));
+  // one use: the closed form of bounds/subsampled_laplace.hpp (with or without grid brackets),
+  // against the 40-digit quadrature of tests/amplification/poisson_test.cpp
+  const std::vector<CompositionComponent> one{c};
+  const CompositionPlan plan = plan_composition(one, o);
+  ASSERT_EQ(plan.route, CompositionRoute::closed_form) << plan.reason;
+  EXPECT_EQ(plan_composition(one).route, CompositionRoute::closed_form);
+  const Interval d = ComposedPrivacy(one, plan).delta_at_epsilon(Interval(q(1, 10)));
   const Rational truth = parse_rational("0.01312183088583126543727121655627722302525", "truth");
   EXPECT_LE(d.lower(), truth);
   EXPECT_GE(d.upper(), truth);
-  // without grid brackets the planner falls to the Rényi route (nothing else has this pair)
-  EXPECT_EQ(plan_composition(comps).route, CompositionRoute::renyi);
+  // two uses: the grid bracket; without grid brackets the planner falls to the Rényi route
+  c.times = 2;
+  const std::vector<CompositionComponent> two{c};
+  EXPECT_EQ(plan_composition(two, o).route, CompositionRoute::grid_bracket);
+  EXPECT_EQ(plan_composition(two).route, CompositionRoute::renyi);
 }
 
 }  // namespace
