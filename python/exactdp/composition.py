@@ -305,7 +305,9 @@ def _solve(what, times, delta, epsilon, sampling_rate, relative_width, max_memor
         if len(comps) != 1:
             raise Error("sampling_rate: Poisson subsampling is supported for one component (a Gaussian or Laplace mechanism) only")
         spec, k, rate = comps[0]
-        if k == 1 and spec.startswith("gauss:"):  # one use: the closed form of the mixture {(0, 1-q), (sensitivity, q)}
+        # one use: the planner's closed forms (a Gaussian as the mixture {(0, 1-q), (sensitivity, q)},
+        # bounds/gaussian_mixture.hpp; a Laplace mechanism by bounds/subsampled_laplace.hpp)
+        if k == 1 and (spec.startswith("gauss:") or spec.startswith("laplace:")):
             return _planned([(spec, 1, f"{rate.numerator}/{rate.denominator}")], want_epsilon, at, relative_width,
                             max_memory, direction)
         return _grid(spec, k, delta, epsilon, rate, relative_width, direction)
