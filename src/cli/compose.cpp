@@ -90,7 +90,7 @@ json bounds_json(const std::vector<CompositionBound>& bounds, const Requests& re
 }
 
 /// The report of a composition along a plan with a profile (accounting/composition_query.hpp).
-json profile_report(const CompositionQuery& query, const Requests& req) {
+json profile_report(const CompositionQuery& query, const Requests& req, const std::optional<Rational>& width) {
   const ComposedPrivacy& composed = query.composed();
   json r;
   if (const PrivacyLoss* loss = composed.exact_loss()) {
@@ -112,25 +112,33 @@ json profile_report(const CompositionQuery& query, const Requests& req) {
       entry[to_string(d)] = {{key, to_json(symmetric || d == req.direction ? asked : value_of(d))}};
   };
   auto interval_json = [&](const Interval& v) { return certified(v, req.digits); };
+  // with --relative-width, "method" names the finest law any answer needed
+  std::string method = composed.method();
+  std::pair<unsigned, Precision> finest{0, 0};
+  auto value = [&](const CompositionAnswer& a) {
+    if (std::pair{a.resolution, a.precision} > finest) finest = {a.resolution, a.precision}, method = a.method;
+    return a.value;
+  };
   r["at"] = json::array();
   for (const auto& l : req.lambdas) {
     json e{{"lambda", to_string(l)}};
-    per_direction(e, "delta", [&](D d) { return query.delta_at_lambda(l, d).value; }, interval_json);
+    per_direction(e, "delta", [&](D d) { return value(query.delta_at_lambda(l, d, width)); }, interval_json);
     r["at"].push_back(e);
   }
   for (const auto& x : req.epsilons) {
     json e{{"epsilon", to_string(x)}};
-    per_direction(e, "delta", [&](D d) { return query.delta_at_epsilon(x, d).value; }, interval_json);
+    per_direction(e, "delta", [&](D d) { return value(query.delta_at_epsilon(x, d, width)); }, interval_json);
     r["at"].push_back(e);
   }
   r["least"] = json::array();
   for (const auto& d : req.deltas) {
     json e{{"delta", to_string(d)}};
     // the point +∞: no finite ε; an upper end of +∞ alone: undecided at this precision
-    per_direction(e, "epsilon", [&](D dir) { return query.least_epsilon(d, dir).value; },
+    per_direction(e, "epsilon", [&](D dir) { return value(query.least_epsilon(d, dir, width)); },
                   [&](const Interval& eps) { return eps.lower_is_finite() ? certified(eps, req.digits) : json("inf"); });
     r["least"].push_back(e);
   }
+  r["method"] = method;
   return r;
 }
 
@@ -204,6 +212,10 @@ std::function<int()> add_compose(CLI::App& app) {
                         ->check(CLI::Range(1ul, max_composition_uses));
   cmd->add_flag("--force", *force, "Compose exactly whenever the tables are rational, even above the memory budget");
   add_planner_memory_option(cmd, *max_memory_mib);
+  auto width_text = std::make_shared<std::string>();
+  cmd->add_option("--relative-width", *width_text,
+                  "Refine each delta and epsilon until hi - lo <= W * hi, 0 < W < 1 (finer grid brackets intersected, or more "
+                  "working precision; refused when the route cannot reach it: accounting/composition_query.hpp)");
   auto samplings = std::make_shared<std::vector<std::string>>();
   auto* sampling_opt = cmd->add_option("--sampling", *samplings,
                                        "poisson:q=R: Poisson subsampling at rate R of the preceding mechanism (exact tables, gauss or "
@@ -274,7 +286,15 @@ std::function<int()> add_compose(CLI::App& app) {
     const CompositionQuery query(composition_components(request), options);
     const CompositionPlan& plan = query.plan();
     const std::vector<Component>& comps = query.components();
-    json r = plan.has_profile() ? profile_report(query, req) : renyi_only_composition(query, req, user_asked_profile);
+    std::optional<Rational> width;
+    if (!width_text->empty()) {
+      try {
+        width = parse_rational(*width_text, "--relative-width");
+      } catch (const Error& e) {
+        throw Error("--relative-width", "", *width_text, e.why());
+      }
+    }
+    json r = plan.has_profile() ? profile_report(query, req, width) : renyi_only_composition(query, req, user_asked_profile);
     r["plan"] = {{"route", to_string(plan.route)}, {"reason", plan.reason}};
     if (plan.route != CompositionRoute::exact) {
       r["renyi"] = json::array();
