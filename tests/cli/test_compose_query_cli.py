@@ -1,7 +1,8 @@
-"""`exactdp compose --relative-width`: the library's refinement (accounting/composition_query.hpp), the
-same that Python's relative_width asks. Expected values: the unrefined bracket of the same run (a
-refined bracket must lie inside it and be narrower), and ε = 1 of rr:epsilon=1 at δ = 0 (its
-definition)."""
+"""`exactdp compose` through the library's entry point (accounting/composition_query.hpp): the
+refinement of `--relative-width` (the same that Python's relative_width asks) and the assembly of
+`--sampling`. Expected values: the unrefined bracket of the same run (a refined bracket must lie
+inside it and be narrower), ε = 1 of rr:epsilon=1 at δ = 0 (its definition), the GDP closed form
+of the unsampled Gaussian (rate 1 is no subsampling)."""
 import json
 from fractions import Fraction
 
@@ -36,3 +37,19 @@ def test_a_width_no_precision_reaches_is_refused_naming_the_option():
     assert lo <= 1 <= hi and hi - lo <= 2 * hi / 10**100  # printed outward at 120 digits
     p = compose("-m", "rr:epsilon=1", "--delta", "0", "--relative-width", "2", expect=2)
     assert "--relative-width" in p.stderr
+
+
+def test_sampling_is_never_silently_dropped_or_overwritten():
+    # before the library assembled components, a Poisson rate after a mixture was ignored and a second
+    # rate replaced the first for a Gaussian: both gave numbers for another mechanism
+    p = compose("-m", "gauss:sigma=1", "--sampling", "mixture:1=1/2", "--sampling", "poisson:q=1/2", "--epsilon", "1",
+                expect=2)
+    assert "--sampling" in p.stderr and "Poisson-sampled again" in p.stderr
+    p = compose("-m", "gauss:sigma=1", "--sampling", "poisson:q=1/2", "--sampling", "poisson:q=1/2", "--epsilon", "1",
+                expect=2)
+    assert "--sampling" in p.stderr
+    # rate 1 is the unsampled mechanism: the GDP closed form, as without --sampling
+    one = compose("-m", "gauss:sigma=1", "--sampling", "poisson:q=1", "-k", "2", "--epsilon", "1")
+    plain = compose("-m", "gauss:sigma=1", "-k", "2", "--epsilon", "1")
+    assert one["plan"]["route"] == plain["plan"]["route"] == "closed_form"
+    assert one["at"][0]["delta"] == plain["at"][0]["delta"]
