@@ -86,6 +86,9 @@ struct ClaimResult {
   /// deviation, GridOptions::resolution) it used.
   std::optional<Rational> grid_step;
   unsigned grid_resolution = 0;
+  /// The spec of each component whose add/remove pair the truth is computed on: the components as
+  /// written, or under replace-one neighbouring their replace-one specs (analysed_components).
+  std::vector<std::string> analysed;
 };
 
 /// Options of the audit.
