@@ -125,15 +125,23 @@ std::string parse_error(const std::string& keys) {
 // Where replace-one is not defined, the claims file is refused before any work, naming the file, the
 // JSON pointer and the value, with the library's reason.
 TEST(ReplaceOneClaims, RefusalsNameFilePointerAndValue) {
-  // a discrete sensitivity within the table limit whose double exceeds it
-  const std::string big = "dlaplace:r=1/2,sensitivity=" + std::to_string(max_table_outcomes / 2 + 1);
+  // a discrete sensitivity within the table limit whose double exceeds it (the discrete Gaussian:
+  // its one-use profile is not a table, so the spec itself is cheap to read)
+  const std::string big = "dgauss:sigma2=1,sensitivity=" + std::to_string(max_table_outcomes / 2 + 1);
   const std::string e1 = parse_error(R"("mechanism": ")" + big + R"(", "neighbouring": "replace-one", "delta": "0", "claimed_epsilon": "1")");
   EXPECT_EQ(e1.rfind("claims.json | /claims/0/mechanism | " + big + " | ", 0), 0u) << e1;
-  EXPECT_NE(e1.find("replace-one"), std::string::npos) << e1;
-  // in a list of mechanisms, the pointer names the entry
-  const std::string e2 = parse_error(R"("mechanisms": [{"mechanism": "rr:lambda=2"}, {"mechanism": ")" + big +
+  EXPECT_NE(e1.find("replace-one pair of " + big + " has twice its sensitivity"), std::string::npos) << e1;
+  // in a list of mechanisms, the pointer names the entry (a truncated discrete Gaussian, which
+  // composes with others; truncation 0 keeps its table to two outcomes)
+  const std::string point = "dgauss:sigma2=1,truncation=0,sensitivity=" + std::to_string(max_table_outcomes / 2 + 1);
+  const std::string e2 = parse_error(R"("mechanisms": [{"mechanism": "rr:lambda=2"}, {"mechanism": ")" + point +
                                      R"("}], "neighbouring": "replace-one", "delta": "0", "claimed_epsilon": "1")");
-  EXPECT_EQ(e2.rfind("claims.json | /claims/0/mechanisms/1/mechanism | " + big + " | ", 0), 0u) << e2;
+  EXPECT_EQ(e2.rfind("claims.json | /claims/0/mechanisms/1/mechanism | " + point + " | ", 0), 0u) << e2;
+  EXPECT_NE(e2.find("twice its sensitivity"), std::string::npos) << e2;
+  // the same list under add/remove is read
+  EXPECT_EQ(parse_error(R"("mechanisms": [{"mechanism": "rr:lambda=2"}, {"mechanism": ")" + point +
+                        R"("}], "delta": "0", "claimed_epsilon": "1")"),
+            "");
   // Poisson subsampling: the library's reason
   const std::string e3 = parse_error(
       R"("mechanism": "rr:lambda=2", "sampling": "poisson:q=1/2", "neighbouring": "replace-one", "delta": "0", "claimed_epsilon": "1")");
