@@ -49,8 +49,13 @@ std::string render_audit_text(const json& report) {
     } else {
       out += "  " + r["mechanism"].get<std::string>() + ", " + std::to_string(r["times"].get<unsigned long>()) + " use(s)";
     }
-    if (r.contains("neighbouring")) out += ", " + r["neighbouring"].get<std::string>();
+    if (r.contains("neighbouring")) out += ", " + r["neighbouring"].get<std::string>() + " neighbours";
     out += "\n";
+    if (r.contains("analysed")) {  // replace-one: the specs whose pairs were audited
+      std::string specs;
+      for (const auto& s : r["analysed"]) specs += (specs.empty() ? "" : ", ") + s.get<std::string>();
+      out += "  judged on the replace-one pair" + std::string(r["analysed"].size() > 1 ? "s " : " ") + specs + "\n";
+    }
     if (eps) {
       out += "  at delta = " + r["delta"].get<std::string>() + ": claimed epsilon = " + r["claimed_epsilon"].get<std::string>() +
              ", true epsilon " + (r["true_epsilon"].is_object() ? "in " : "= ") + show(r["true_epsilon"]);
