@@ -105,6 +105,8 @@ std::function<int()> add_audit(CLI::App& app) {
       "  exactdp audit claims.json --json\n\n"
       "File format: {\"format\": \"exactdp-claims/1\", \"claims\": [{\"id\": \"c1\", \"mechanism\": \"rr:lambda=3/2\",\n"
       "  \"times\": 10, \"delta\": \"1e-5\", \"claimed_epsilon\": \"2.1\"}, ...]} (or \"epsilon\" with \"claimed_delta\").\n"
+      "\"neighbouring\": \"add-remove\" (default; the spec's sensitivity) or \"replace-one\" (each mechanism judged on its\n"
+      "  replace-one pair: additive noise at twice the sensitivity, randomized response as it is; docs/audit.md).\n"
       "Verdicts: unsound (claims less privacy loss than the truth), sound (with slack), undecided.\n"
       "Exit code 1 when any claim is unsound, else 3 when any is undecided, else 0; 2 for bad input.");
   auto file = std::make_shared<std::string>();
