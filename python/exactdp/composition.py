@@ -262,8 +262,8 @@ def _solve(what, times, delta, epsilon, sampling_rate, relative_width, max_memor
         if not 0 < relative_width < 1:
             raise Error(f"relative_width: {relative_width} must lie in (0, 1)")
     comps = _merge(_components(what, times))
-    if direction == "replace":
-        comps, sampling_rate, direction = _replace_one(comps, sampling_rate), None, "both"
+    if direction.startswith("replace"):  # "replace:remove" / "replace:add": one divergence of those pairs
+        comps, sampling_rate, direction = _replace_one(comps, sampling_rate), None, direction.partition(":")[2] or "both"
     mixtures = [c for c in comps if isinstance(c[2], str)]
     if mixtures:
         # a Gaussian mixture with several sensitivities: one use has a certified closed form
@@ -435,7 +435,11 @@ def epsilon_at(what, times=1, delta=None, sampling_rate=None, relative_width=Non
     """
     if delta is None:
         raise TypeError("epsilon_at: delta is required")
+    _check_direction(direction)
     out = _solve(what, times, delta, None, sampling_rate, relative_width, max_memory, direction)
+    if explain and direction == "replace":
+        _replace_record(out, "epsilon", lambda d: _solve(what, times, delta, None, sampling_rate, relative_width,
+                                                          max_memory, "replace:" + d)["epsilon"])
     return out if explain else out["epsilon"]
 
 
@@ -446,5 +450,26 @@ def delta_at(what, times=1, epsilon=None, sampling_rate=None, relative_width=Non
     may be negative (delta(epsilon) >= 1 - e^epsilon there)."""
     if epsilon is None:
         raise TypeError("delta_at: epsilon is required")
+    _check_direction(direction)
     out = _solve(what, times, None, epsilon, sampling_rate, relative_width, max_memory, direction)
+    if explain and direction == "replace":
+        _replace_record(out, "delta", lambda d: _solve(what, times, None, epsilon, sampling_rate, relative_width,
+                                                        max_memory, "replace:" + d)["delta"])
     return out if explain else out["delta"]
+
+
+def _check_direction(direction):
+    """Refuses the private "replace:D" form (the library's parser judges every other text)."""
+    if not isinstance(direction, str) or ":" in direction:
+        raise Error(f"direction: {direction!r} (expected 'both', 'remove', 'add' or 'replace')")
+
+
+def _replace_record(out, key, value_in):
+    """The explain record of a replace-one question, shaped as an entry of ``exactdp compose --direction
+    replace --json`` (docs/json-output.md): ``direction`` "replace", ``neighbouring`` "replace-one", and the
+    value under ``replace`` (the max), ``remove`` and ``add`` (the replace-one pairs' two divergences,
+    each asked of the library: value_in(direction))."""
+    out["direction"], out["neighbouring"] = "replace", "replace-one"
+    out["replace"] = {key: out[key]}
+    for d in ("remove", "add"):
+        out[d] = {key: value_in(d)}
