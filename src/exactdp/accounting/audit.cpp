@@ -241,7 +241,7 @@ void audit_certified(ClaimResult& r, const std::vector<CompositionComponent>& co
   }
 }
 
-/// Answers @p claim as written, on the pairs of its components (the analysed claim).
+/// Answers @p claim on its components' own pairs (audit_claim_with passes the analysed claim).
 ClaimResult audit_analysed(const Claim& claim, const AuditOptions& options, AuditCache& cache) {
   ClaimResult r{claim, Verdict::undecided, {}, std::nullopt, false, 0, "", std::nullopt, std::nullopt, std::nullopt, 0, {}};
   const std::vector<CompositionComponent> comps = components_of(claim);
