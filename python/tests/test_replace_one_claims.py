@@ -7,6 +7,7 @@ from fractions import Fraction
 
 import mpmath
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import exactdp
 from exactdp.adapters import reproduce
@@ -100,3 +101,28 @@ def test_explain_record_of_a_replace_question_carries_each_direction():
     assert "replace" not in exactdp.delta_at("rr:lambda=3", epsilon="1/4", explain=True)
     with pytest.raises(exactdp.Error, match="direction"):
         exactdp.delta_at("rr:lambda=3", epsilon="1/4", direction="replace:add")
+
+
+POSITIVE = st.fractions(min_value=Fraction(1, 8), max_value=8, max_denominator=16)
+
+
+@settings(max_examples=25, deadline=None)
+@given(b=POSITIVE, s=POSITIVE, k=st.integers(1, 4))
+def test_laplace_pure_epsilon_law(b, s, k):
+    # k uses of Lap(x + S, b) against Lap(x - S, b): largest privacy loss k * 2S/b, attained (hand-derived),
+    # so the least epsilon at delta = 0 is exactly 2kS/b under replace-one and kS/b under add/remove
+    base = dict(mechanism=f"laplace:b={b},sensitivity={s}", times=k, delta="0", claimed_epsilon="0")
+    r = exactdp.audit(claim(neighbouring="replace-one", **base))[0]
+    assert r["true_epsilon"] == 2 * k * s / b
+    assert exactdp.audit(claim(**base))[0]["true_epsilon"] == k * s / b
+
+
+@settings(max_examples=25, deadline=None)
+@given(lam=st.fractions(min_value=Fraction(11, 10), max_value=20, max_denominator=20), k=st.integers(1, 3),
+       delta=st.fractions(min_value=0, max_value=Fraction(1, 2), max_denominator=50))
+def test_randomized_response_law(lam, k, delta):
+    # RR is its own replace-one pair: the exact least lambda is the same under both relations
+    base = dict(mechanism=f"rr:lambda={lam}", times=k, delta=str(delta), claimed_epsilon="1")
+    r1 = exactdp.audit(claim(neighbouring="replace-one", **base))[0]
+    r2 = exactdp.audit(claim(neighbouring="add-remove", **base))[0]
+    assert r1["true_lambda"] == r2["true_lambda"] and r1["verdict"] == r2["verdict"]
