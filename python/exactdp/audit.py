@@ -82,7 +82,10 @@ def audit(claims, digits=10, grid_resolution=_limits.default_grid_resolution,
     as ``(lo, hi)`` tuples of ``Fraction`` (the decimals printed with ``digits`` significant digits,
     rounded outward). ``grid_resolution`` is the highest resolution tried for grid brackets and
     ``grid_points`` their size budget, as ``exactdp audit --grid-resolution/--grid-points``. Raises ``exactdp.Error`` (a ValueError) naming the field on
-    bad input.
+    bad input. A claim with ``"neighbouring": "replace-one"`` is judged on each mechanism's replace-one
+    pair (additive noise at twice the written sensitivity, randomized response as it is); each result's
+    ``"neighbouring"`` says which relation its verdict is for, and ``"analysed"`` (replace-one) lists the
+    specs whose pairs were audited (docs/audit.md).
     """
     if isinstance(claims, (str, os.PathLike)):
         with open(claims, encoding="utf-8") as f:

@@ -429,6 +429,8 @@ def _rows(doc, results, exactdp_bin, grid_resolution, grid_points):
         row = {k: v for k, v in rec.items() if k not in ("call",)}
         row.update({"kind": kind, "claimed": claimed, "truth": truth, "how": _how(r), "method": r.get("method", ""),
                     "judged_by": judged_by, "exactdp_verdict": _exactdp_verdict(r)})
+        if "analysed" in r:  # replace-one: the specs whose pairs exactdp judged (accounting/replace_one.hpp)
+            row["analysed"] = r["analysed"]
         if note:
             row["note"] = note
         if slack is not None:

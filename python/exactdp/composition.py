@@ -237,7 +237,8 @@ def _tuples(comps):
     return [(s, k, r if r is None or isinstance(r, str) else f"{r.numerator}/{r.denominator}") for s, k, r in comps]
 
 
-def _solve(what, times, delta, epsilon, sampling_rate, relative_width, max_memory, direction="both"):
+def _solve(what, times, delta, epsilon, sampling_rate, relative_width, max_memory, direction="both",
+           per_direction=False):
     """The library's answer (accounting/composition_query.hpp: route, refinement, refusals) for the
     components of ``what``; here only the arguments are converted."""
     want_epsilon = delta is not None
@@ -246,7 +247,7 @@ def _solve(what, times, delta, epsilon, sampling_rate, relative_width, max_memor
     rate = None if sampling_rate is None else _exact(sampling_rate, "sampling_rate")
     out = _composition_of(_tuples(_merge(_components(what, times))), delta=at if want_epsilon else None,
                           epsilon=None if want_epsilon else at, max_memory=max_memory, direction=direction,
-                          sampling_rate=rate, relative_width=width)
+                          sampling_rate=rate, relative_width=width, per_direction=per_direction)
     key = "epsilon" if want_epsilon else "delta"
     out[key] = tuple(out[key])
     return out
@@ -286,7 +287,10 @@ def epsilon_at(what, times=1, delta=None, sampling_rate=None, relative_width=Non
     """
     if delta is None:
         raise TypeError("epsilon_at: delta is required")
-    out = _solve(what, times, delta, None, sampling_rate, relative_width, max_memory, direction)
+    replace = explain and direction == "replace"
+    out = _solve(what, times, delta, None, sampling_rate, relative_width, max_memory, direction, per_direction=replace)
+    if replace:
+        _replace_record(out, "epsilon")
     return out if explain else out["epsilon"]
 
 
@@ -297,5 +301,17 @@ def delta_at(what, times=1, epsilon=None, sampling_rate=None, relative_width=Non
     may be negative (delta(epsilon) >= 1 - e^epsilon there)."""
     if epsilon is None:
         raise TypeError("delta_at: epsilon is required")
-    out = _solve(what, times, None, epsilon, sampling_rate, relative_width, max_memory, direction)
+    replace = explain and direction == "replace"
+    out = _solve(what, times, None, epsilon, sampling_rate, relative_width, max_memory, direction, per_direction=replace)
+    if replace:
+        _replace_record(out, "delta")
     return out if explain else out["delta"]
+
+
+def _replace_record(out, key):
+    """The explain record of a replace-one question, shaped as an entry of ``exactdp compose --direction
+    replace --json`` (docs/json-output.md): ``direction`` "replace", ``neighbouring`` "replace-one", and the
+    value under ``replace`` (the max), ``remove`` and ``add`` (the replace-one pairs' two divergences,
+    which the library's _composition_of(per_direction=True) adds)."""
+    out["direction"], out["neighbouring"] = "replace", "replace-one"
+    out["replace"] = {key: out[key]}

@@ -584,7 +584,8 @@ NB_MODULE(_core, m) {
   m.def(
       "_composition_of",
       [](const std::vector<ComponentTuple>& components, nb::handle delta, nb::handle epsilon, long precision,
-         std::uint64_t max_memory, const std::string& direction, nb::handle sampling_rate, nb::handle relative_width) {
+         std::uint64_t max_memory, const std::string& direction, nb::handle sampling_rate, nb::handle relative_width,
+         bool per_direction) {
         const NeighbourRelation relation = parse_neighbour_relation(direction, "composition");
         if (delta.is_none() == epsilon.is_none())
           throw Error("composition", "delta", "", "give exactly one of delta (for epsilon) or epsilon (for delta)");
@@ -610,20 +611,36 @@ NB_MODULE(_core, m) {
         out["method"] = answer.method;
         out["precision"] = answer.precision;
         if (answer.plan.route == CompositionRoute::grid_bracket) out["resolution"] = answer.resolution;
-        if (!want_epsilon) out["delta"] = interval(answer.value);
-        else if (answer.value.lower_is_finite()) out["epsilon"] = interval(answer.value);
-        else out["epsilon"] = nb::make_tuple(infinity(), infinity());
+        const char* key = want_epsilon ? "epsilon" : "delta";
+        auto value = [&](const CompositionAnswer& a) -> nb::object {
+          if (want_epsilon && !a.value.lower_is_finite()) return nb::make_tuple(infinity(), infinity());
+          return interval(a.value);
+        };
+        out[key] = value(answer);
+        if (per_direction) {  // the two divergences of the (replace-one) pairs, each asked of the same query
+          for (const NeighbourDirection d : {NeighbourDirection::remove, NeighbourDirection::add}) {
+            CompositionAnswer one;
+            {
+              nb::gil_scoped_release release;
+              one = want_epsilon ? query.least_epsilon(at, d, width) : query.delta_at_epsilon(at, d, width);
+            }
+            nb::dict entry;
+            entry[key] = value(one);
+            out[d == NeighbourDirection::remove ? "remove" : "add"] = entry;
+          }
+        }
         return out;
       },
       nb::arg("components"), nb::arg("delta") = nb::none(), nb::arg("epsilon") = nb::none(), nb::arg("precision") = 128,
       nb::arg("max_memory") = default_memory_budget, nb::arg("direction") = "both", nb::arg("sampling_rate") = nb::none(),
-      nb::arg("relative_width") = nb::none(),
+      nb::arg("relative_width") = nb::none(), nb::arg("per_direction") = false,
       "The library's answer (accounting/composition_query.hpp) for a composition of (SPEC | PrivacyLoss, times,\n"
       "rate | 'mixture:...' | None) components, Poisson-subsampled at sampling_rate on top: {'route', 'reason',\n"
       "'method', 'precision', 'epsilon' or 'delta': (lo, hi), and 'resolution' on the grid route}. Pairs are\n"
       "estimated under max_memory like specs. direction: 'both' (max), 'remove' H(P||Q), 'add' H(Q||P), P the\n"
       "law with the record, or 'replace' (the replace-one pairs, accounting/replace_one.hpp). relative_width:\n"
-      "refined until hi - lo <= width * hi (finer grids, or more precision; refused when unreachable).");
+      "refined until hi - lo <= width * hi (finer grids, or more precision; refused when unreachable).\n"
+      "per_direction: also {'remove': {...}, 'add': {...}}, each direction's value of the same composition.");
 
   m.def("replace_one_subsampling_reason", &replace_one_subsampling_reason,
         "Why replace-one under Poisson subsampling is refused (accounting/replace_one.hpp), one sentence.");

@@ -49,8 +49,13 @@ std::string render_audit_text(const json& report) {
     } else {
       out += "  " + r["mechanism"].get<std::string>() + ", " + std::to_string(r["times"].get<unsigned long>()) + " use(s)";
     }
-    if (r.contains("neighbouring")) out += ", " + r["neighbouring"].get<std::string>();
+    if (r.contains("neighbouring")) out += ", " + r["neighbouring"].get<std::string>() + " neighbours";
     out += "\n";
+    if (r.contains("analysed")) {  // replace-one: the specs whose pairs were audited
+      std::string specs;
+      for (const auto& s : r["analysed"]) specs += (specs.empty() ? "" : ", ") + s.get<std::string>();
+      out += "  judged on the replace-one pair" + std::string(r["analysed"].size() > 1 ? "s " : " ") + specs + "\n";
+    }
     if (eps) {
       out += "  at delta = " + r["delta"].get<std::string>() + ": claimed epsilon = " + r["claimed_epsilon"].get<std::string>() +
              ", true epsilon " + (r["true_epsilon"].is_object() ? "in " : "= ") + show(r["true_epsilon"]);
@@ -100,6 +105,8 @@ std::function<int()> add_audit(CLI::App& app) {
       "  exactdp audit claims.json --json\n\n"
       "File format: {\"format\": \"exactdp-claims/1\", \"claims\": [{\"id\": \"c1\", \"mechanism\": \"rr:lambda=3/2\",\n"
       "  \"times\": 10, \"delta\": \"1e-5\", \"claimed_epsilon\": \"2.1\"}, ...]} (or \"epsilon\" with \"claimed_delta\").\n"
+      "\"neighbouring\": \"add-remove\" (default; the spec's sensitivity) or \"replace-one\" (each mechanism judged on its\n"
+      "  replace-one pair: additive noise at twice the sensitivity, randomized response as it is; docs/audit.md).\n"
       "Verdicts: unsound (claims less privacy loss than the truth), sound (with slack), undecided.\n"
       "Exit code 1 when any claim is unsound, else 3 when any is undecided, else 0; 2 for bad input.");
   auto file = std::make_shared<std::string>();

@@ -346,7 +346,7 @@ def test_subsampled_pure_rr_matches_the_amplification_formula(tmp_path):
 @pytest.mark.parametrize("claim, field, words", [
     ({"sampling": "poisson:q=-1/2"}, "/claims/0/sampling", "[0, 1]"),
     ({"sampling": "uniform:q=1/2"}, "/claims/0/sampling", "poisson:q=R"),
-    ({"sampling": "poisson:q=1/2", "neighbouring": "replace-one"}, "/claims/0/neighbouring", "not modelled"),
+    ({"sampling": "poisson:q=1/2", "neighbouring": "replace-one"}, "/claims/0/neighbouring", "refused by design"),
     ({"sampling": "poisson:q=1/2", "mechanism": "dgauss:sigma2=1"}, "/claims/0/mechanism", "finite mechanisms"),
 ])
 def test_bad_sampling_is_refused_naming_the_field(tmp_path, claim, field, words):

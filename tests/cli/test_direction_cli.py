@@ -7,6 +7,7 @@ against B = Q (amplification/poisson.hpp). Then
 """
 import json
 import math
+from decimal import Decimal
 from fractions import Fraction as F
 
 from conftest import run
@@ -143,6 +144,24 @@ def test_replace_one_of_randomized_response_is_its_own_pair():
     # RR with lambda = 3: P = (3/4, 1/4), Q = (1/4, 3/4); delta(2) = 3/4 - 2/4 = 1/4 either way
     r = compose("-m", "rr:lambda=3", "--lambda", "2", "--direction", "replace")
     assert r["at"][0]["delta"] == "1/4" and r["at"][0]["replace"]["delta"] == "1/4"
+
+
+def test_replace_one_json_carries_each_direction_of_the_replace_one_pair():
+    # the replace-one pair's remove and add values beside its max, as under "both" (docs/json-output.md).
+    # RR lambda = 3 at lambda = 2 and delta = 1/4: 3/4 - 2/4 = 1/4 in each direction, least lambda 2 (by
+    # hand); Laplace b = 1, S = 1/2 at eps = 1/4: 1 - e^(-3/8) in each direction (the pair Lap(x + S)
+    # against Lap(x - S) is its own mirror image)
+    r = compose("-m", "rr:lambda=3", "--lambda", "2", "--delta", "1/4", "--direction", "replace")
+    at, least = r["at"][0], r["least"][0]
+    for d in ("remove", "add", "replace"):
+        assert at[d] == {"delta": "1/4"}, d
+        assert least[d]["lambda"] == "2", d
+    r = compose("-m", "laplace:b=1,sensitivity=1/2", "--epsilon", "1/4", "--direction", "replace")
+    at = r["at"][0]
+    truth = 1 - Decimal(-3 / Decimal(8)).exp()
+    for d in ("remove", "add", "replace"):
+        v = at[d]["delta"]
+        assert Decimal(v["lo"]) <= truth <= Decimal(v["hi"]), d
 
 
 def test_replace_one_refusals_name_the_reason(tmp_path):

@@ -14,6 +14,10 @@ to a high-precision truth computed with mpmath at 60 significant digits:
   (1 - e^(eps - (2j-k) ln lambda))^+;
 * Laplace mechanism used once: delta(eps) = 1 - e^((eps - eps0)/2) for eps < eps0 = sensitivity/b.
 
+A replace-one claim's truth is that of the replace-one pair exactdp judged (the row's ``analysed``
+spec: additive noise at twice the sensitivity, randomized response as it is); without it the script
+falls back to exactdp's certified enclosure, never to the add/remove closed form.
+
 For the claim "(eps, delta)-DP" the script prints the true delta at the accountant's epsilon (above
 the target delta: the claim is false) and the true least epsilon (by bisection to 1e-40). Other
 mechanisms (the subsampled Gaussian, k-fold Laplace, ...) have no closed form here: the script then
@@ -154,15 +158,28 @@ def _decimal(q, digits=40, up=False):
     return f"{v}e-{digits}"
 
 
+def _analysed_spec(row):
+    """The spec whose pair the truth is about: the mechanism as written under add/remove; under
+    replace-one the replace-one spec exactdp judged (the row's ``analysed``, from the library,
+    accounting/replace_one.hpp), or None when the row does not carry it."""
+    if row.get("neighbouring") != "replace-one":
+        return row["mechanism"]
+    analysed = row.get("analysed") or []
+    return analysed[0] if len(analysed) == 1 else None
+
+
 def truth_code(row):
     """The mpmath truth block of a row, and a few words on its source."""
-    family, params = _spec(row["mechanism"])
+    spec = _analysed_spec(row)
+    if spec is None:  # never an add/remove closed form for a replace-one claim
+        return _certified_truth(row)
+    family, params = _spec(spec)
     k = int(row["times"])
     sampled = "sampling" in row
     sens = params.get("sensitivity", "1")
     if family == "gauss" and not sampled:
         return TRUTH_GAUSS.format(k=k, sensitivity=_mp(sens), sigma=_mp(params["sigma"])), ""
-    if not sampled and sens == "1" and (family in ("rr", "dlaplace")) and "delta" not in params:
+    if not sampled and sens == "1" and (family in ("rr", "dlaplace")) and Fraction(params.get("delta", "0")) == 0:
         if "lambda" in params:
             lam = _mp(params["lambda"])
         elif "epsilon" in params:
@@ -175,6 +192,11 @@ def truth_code(row):
             return TRUTH_BINOMIAL.format(lam=lam, k=k), ""
     if family == "laplace" and not sampled and k == 1:
         return TRUTH_LAPLACE.format(sensitivity=_mp(sens), b=_mp(params["b"])), ""
+    return _certified_truth(row)
+
+
+def _certified_truth(row):
+    """The truth block of exactdp's certified enclosure, written into the file."""
     lo, hi = row["truth"] if isinstance(row["truth"], tuple) else (row["truth"], row["truth"])
     return (TRUTH_CERTIFIED.format(how=row.get("how", "certified"), lo=_decimal(lo), hi=_decimal(hi, up=True)),
             " (for this mechanism: exactdp's certified enclosure, written into the file)")
@@ -189,6 +211,8 @@ def source(row, environment=""):
     truth, truth_source = truth_code(row)
     mech = f"`{row['mechanism']}` used {row['times']} time(s)" + (f", {row['sampling']}" if "sampling" in row else "")
     mech += f" ({row['neighbouring']} neighbouring)"
+    if row.get("neighbouring") == "replace-one" and row.get("analysed") and row["analysed"] != [row["mechanism"]]:
+        mech += f", judged on its replace-one pair `{', '.join(row['analysed'])}`"
     if row["kind"] == "epsilon":
         claim = f"(epsilon = {row['raw']!r}, delta = {float(Fraction(row['delta']))!r})-DP"
         footer = FOOTER_EPSILON.format(delta=float(Fraction(row["delta"])))

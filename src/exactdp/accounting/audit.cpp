@@ -1,5 +1,6 @@
 #include "exactdp/accounting/audit.hpp"
 
+#include "exactdp/accounting/replace_one.hpp"
 #include "exactdp/amplification/poisson.hpp"
 #include "exactdp/core/error.hpp"
 #include "exactdp/divergence/hockey_stick.hpp"
@@ -240,10 +241,9 @@ void audit_certified(ClaimResult& r, const std::vector<CompositionComponent>& co
   }
 }
 
-ClaimResult audit_claim_with(const Claim& claim, const AuditOptions& options, AuditCache& cache) {
-  if (options.start < min_precision || options.cap < options.start)
-    throw Error("audit", "precision", std::to_string(options.start), "need min_precision <= start <= cap");
-  ClaimResult r{claim, Verdict::undecided, {}, std::nullopt, false, 0, "", std::nullopt, std::nullopt, std::nullopt};
+/// Answers @p claim on its components' own pairs (audit_claim_with passes the analysed claim).
+ClaimResult audit_analysed(const Claim& claim, const AuditOptions& options, AuditCache& cache) {
+  ClaimResult r{claim, Verdict::undecided, {}, std::nullopt, false, 0, "", std::nullopt, std::nullopt, std::nullopt, 0, {}};
   const std::vector<CompositionComponent> comps = components_of(claim);
   const CompositionPlan plan = plan_of(comps, options);
   if (plan.route == CompositionRoute::exact) {
@@ -259,7 +259,45 @@ ClaimResult audit_claim_with(const Claim& claim, const AuditOptions& options, Au
   return r;
 }
 
+ClaimResult audit_claim_with(const Claim& claim, const AuditOptions& options, AuditCache& cache) {
+  if (options.start < min_precision || options.cap < options.start)
+    throw Error("audit", "precision", std::to_string(options.start), "need min_precision <= start <= cap");
+  Claim analysed = claim;
+  analysed.components = analysed_components(claim);
+  ClaimResult r = audit_analysed(analysed, options, cache);
+  r.claim = claim;  // reported as written; the pairs analysed are listed beside it
+  for (const auto& c : analysed.components) r.analysed.push_back(c.spec.to_string());
+  return r;
+}
+
 }  // namespace
+
+std::string neighbouring_of(const Claim& claim) { return claim.neighbouring == "replace-one" ? "replace-one" : "add-remove"; }
+
+std::vector<ClaimComponent> analysed_components(const Claim& claim) {
+  if (neighbouring_of(claim) != "replace-one") return claim.components;
+  const std::string where = "claim " + claim.id;
+  std::vector<ClaimComponent> out;
+  for (std::size_t i = 0; i < claim.components.size(); ++i) {
+    const ClaimComponent& c = claim.components[i];
+    const CompositionComponent written{c.mechanism, c.spec, std::nullopt, c.times, std::nullopt};
+    CompositionComponent replaced;
+    try {
+      replaced = replace_one(written, claim.sampling_rate, where);
+    } catch (const Error& e) {
+      // the subsampling refusal concerns the claim's relation; any other, this component's spec
+      const bool sampled = claim.sampling_rate && *claim.sampling_rate != 1;
+      const std::string pointer = claim.heterogeneous ? "/mechanisms/" + std::to_string(i) + "/mechanism" : "/mechanism";
+      const std::string detail = e.field() == "sensitivity" ? " (doubled sensitivity " + e.value() + ")" : "";
+      throw Error(where, sampled ? "/neighbouring" : pointer, sampled ? "replace-one" : c.mechanism,
+                  "replace-one neighbouring is not defined here: " + e.why() + detail);
+    }
+    if (!replaced.spec)  // a rate of 0, which claims refuse before (poisson:q needs 0 < q <= 1)
+      throw Error(where, "/sampling", claim.sampling, "replace-one at sampling rate 0 has no mechanism spec to audit");
+    out.push_back({replaced.spec->to_string(), *replaced.spec, c.times});
+  }
+  return out;
+}
 
 ClaimResult audit_claim(const Claim& claim, const AuditOptions& options) {
   AuditCache cache;

@@ -13,6 +13,11 @@
 /// is decided exactly — by Lindemann–Weierstrass, e^ε for rational ε ≠ 0 never equals a rational
 /// (THEOREMS.md B.15) — so it is never undecided.
 ///
+/// Neighbouring: a claim's verdict is for the relation it names (`Claim::neighbouring`). Under
+/// replace-one the truth is computed on each component's replace-one pair (analysed_components,
+/// accounting/replace_one.hpp), never on the spec's add/remove pair; the result lists the specs
+/// analysed (`ClaimResult::analysed`).
+///
 /// Routes: the exact composed PLD when the planner's budget allows; pure mechanisms (k uses are
 /// exactly (k·ε₀, 0)-DP) exactly; otherwise the planner's certified route (binomial closed form,
 /// certified PLD, closed form) at precisions raised until the claim is decided; subsampled
@@ -48,14 +53,17 @@ struct Claim {
   std::string id;
   std::vector<ClaimComponent> components;  ///< never empty
   bool heterogeneous = false;              ///< given as "mechanisms" (a list)
-  std::string neighbouring;  ///< "add-remove", "replace-one" or "" (not given)
+  /// "add-remove", "replace-one" or "" (not given: add-remove). Under replace-one every component
+  /// is judged on its replace-one pair (analysed_components).
+  std::string neighbouring;
   Kind kind = Kind::epsilon_at_delta;
   Rational given;    ///< δ (epsilon_at_delta) or ε (delta_at_epsilon)
   Rational claimed;  ///< the claimed ε or δ
   std::string sampling;                 ///< the "sampling" text as written, "" when absent
   std::optional<Rational> sampling_rate;  ///< q of "poisson:q=…" (absent: no subsampling)
   /// Which divergence the claim concerns (divergence/direction.hpp): both (the max, the default),
-  /// remove H(P‖Q) or add H(Q‖P).
+  /// remove H(P‖Q) or add H(Q‖P) — of the pairs analysed (under replace-one the replace-one pairs,
+  /// whose two divergences coincide).
   NeighbourDirection direction = NeighbourDirection::both;
 };
 
@@ -86,6 +94,9 @@ struct ClaimResult {
   /// deviation, GridOptions::resolution) it used.
   std::optional<Rational> grid_step;
   unsigned grid_resolution = 0;
+  /// The spec of each component whose add/remove pair the truth is computed on: the components as
+  /// written, or under replace-one neighbouring their replace-one specs (analysed_components).
+  std::vector<std::string> analysed;
 };
 
 /// Options of the audit.
@@ -110,6 +121,22 @@ struct AuditOptions {
   std::size_t grid_point_budget = 40000;
   std::size_t grid_max_points = 200000;
 };
+
+/// The neighbouring relation a claim's verdict is for: "replace-one" when the claim says so,
+/// otherwise "add-remove" (the relation of every spec's own pair, also when the claim names none).
+std::string neighbouring_of(const Claim& claim);
+
+/// The components whose add/remove pairs the audit analyses for @p claim — the one place where a
+/// claim's neighbouring relation is applied, by the reader (io/claims.cpp, to refuse before any
+/// work) and by the audit alike. Under add/remove neighbouring (or none given) the components as
+/// written. Under "replace-one" each component's replace-one spec from accounting/replace_one.hpp
+/// (additive noise at twice the sensitivity, randomized response as it is), with the same uses and
+/// its text as `mechanism`. Where replace-one is not defined, exactdp::Error whose `where` is
+/// "claim ID", whose `field` is a JSON Pointer relative to the claim — "/neighbouring" (value
+/// "replace-one") under Poisson subsampling, "/mechanism" or "/mechanisms/I/mechanism" (value the
+/// SPEC as written) for a component whose replace-one pair is refused — and whose message gives the
+/// library's reason.
+std::vector<ClaimComponent> analysed_components(const Claim& claim);
 
 /// Evaluates one claim (see the file comment for the verdict rules).
 ClaimResult audit_claim(const Claim& claim, const AuditOptions& options = {});

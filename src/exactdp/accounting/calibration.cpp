@@ -171,18 +171,13 @@ namespace {
 Claim level_claim(const CalibrationLevel& level, const CalibrationTarget& target, const CalibrationOptions& options) {
   Claim claim;
   claim.id = level.mechanism;
-  const MechanismSpec spec = parse_mechanism_spec(level.mechanism);
-  if (target.replace_one) {  // judged on the replace-one pair; the level keeps the calibrated parameter's spec
-    const MechanismSpec replaced = replace_one(spec);
-    claim.components.push_back({replaced.to_string(), replaced, target.times});
-    claim.neighbouring = "replace-one";
-  } else {
-    claim.components.push_back({level.mechanism, spec, target.times});
-  }
+  claim.components.push_back({level.mechanism, parse_mechanism_spec(level.mechanism), target.times});
+  // the audit judges a replace-one claim on the replace-one pair (analysed_components): the level
+  // keeps the calibrated parameter's spec as written
+  claim.neighbouring = target.replace_one ? "replace-one" : "add-remove";
   if (target.sampling_rate) {
     claim.sampling = "poisson:q=" + to_string(*target.sampling_rate);
     claim.sampling_rate = target.sampling_rate;
-    claim.neighbouring = "add-remove";
   }
   if (options.witness == CalibrationWitness::epsilon) {
     claim.kind = Claim::Kind::epsilon_at_delta;

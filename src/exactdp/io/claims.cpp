@@ -75,10 +75,6 @@ void parse_sampling(Claim& claim, const Json& v, const std::string& source, cons
   }
   if (claim.heterogeneous)
     throw Error(source, field, text, "sampling applies to a single \"mechanism\" (with \"times\"), not to \"mechanisms\"");
-  if (claim.neighbouring == "replace-one")
-    throw Error(source, at + "/neighbouring", claim.neighbouring,
-                "replace-one under Poisson subsampling is not modelled (its worst-case pair depends on the absent "
-                "record's contribution); use add-remove");
   const ClaimComponent& comp = claim.components.front();
   const bool gauss = comp.spec.family() == MechanismFamily::gaussian;
   if (!gauss && !comp.spec.exact_loss() && !comp.spec.certified_loss(64))
@@ -116,7 +112,15 @@ Claim parse_claim(const Json& c, const std::string& source, const std::string& a
         if (k != "mechanism" && k != "times") throw Error(source, where + "/" + k, "", "unknown field (expected mechanism, times)");
       claim.components.push_back(parse_component(list[i], source, where));
       const auto& comp = claim.components.back();
-      if (!comp.spec.exact_loss() && !comp.spec.certified_loss(min_precision + 62))
+      const bool composable = [&] {
+        try {
+          return comp.spec.exact_loss() || comp.spec.certified_loss(min_precision + 62);
+        } catch (const Error& e) {  // e.g. a clamp window above the table limit
+          throw Error(source, where + "/mechanism", comp.mechanism,
+                      e.why() + (e.field().empty() ? "" : " (" + e.field() + (e.value().empty() ? "" : " = " + e.value()) + ")"));
+        }
+      }();
+      if (!composable)
         throw Error(source, where + "/mechanism", comp.mechanism,
                     "dgauss, laplace and gauss have no exact or certified profile in a composition with other mechanisms");
     }
@@ -166,6 +170,13 @@ Claim parse_claim(const Json& c, const std::string& source, const std::string& a
     claim.kind = Claim::Kind::delta_at_epsilon;
     claim.given = epsilon("epsilon");
     claim.claimed = probability("claimed_delta");
+  }
+  // the pairs the audit will analyse (replace-one: the library's replace-one pairs), refused here
+  // where they are not defined, before any claim is audited
+  try {
+    analysed_components(claim);
+  } catch (const Error& e) {
+    throw Error(source, at + e.field(), e.value(), e.why());
   }
   return claim;
 }
@@ -222,7 +233,8 @@ std::string audit_report_json(const std::vector<ClaimResult>& results, int digit
       e["mechanism"] = c.components.front().mechanism;
       e["times"] = c.components.front().times;
     }
-    if (!c.neighbouring.empty()) e["neighbouring"] = c.neighbouring;
+    e["neighbouring"] = neighbouring_of(c);  // the relation the verdict is for, also when the claim names none
+    if (c.neighbouring == "replace-one") e["analysed"] = r.analysed;
     if (!c.sampling.empty()) e["sampling"] = c.sampling;
     if (c.direction != NeighbourDirection::both) e["direction"] = to_string(c.direction);
     if (r.grid_step) {

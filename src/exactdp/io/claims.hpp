@@ -14,11 +14,16 @@
 /// * `mechanism` is a SPEC as in `exactdp compose` (exactdp/accounting/mechanism_spec.hpp), used `times`
 ///   times (default 1); a heterogeneous composition is written `"mechanisms": [{"mechanism": SPEC,
 ///   "times": k}, …]` instead (finite mechanisms only: dgauss, laplace and gauss compose with
-///   nothing else here, as in `exactdp compose`). A mechanism's worst-case
-///   neighbouring pair — with the sensitivity written in the spec — is the pair audited.
-///   `neighbouring` ("add-remove" or "replace-one", optional) is recorded in the result; the spec's
-///   sensitivity must be the one of that relation (the profile is the max of both directions, so
-///   the asymmetry of add/remove is covered).
+///   nothing else here, as in `exactdp compose`). The sensitivity written in the spec is the one of
+///   add/remove neighbours (one record present or absent).
+/// * `neighbouring` ("add-remove", the default, or "replace-one", optional) is the relation the
+///   claim is about, and the verdict is for it: under add/remove the spec's own pair is audited;
+///   under replace-one each component's replace-one pair (exactdp::analysed_components,
+///   accounting/replace_one.hpp: additive noise at twice the written sensitivity, randomized
+///   response as it is). Where replace-one is not defined (Poisson subsampling at a rate below 1, a
+///   doubled sensitivity above the table limit) the file is refused, naming the claim's pointer.
+///   The result always says which relation its verdict is for (`"neighbouring"`), and under
+///   replace-one lists the specs analysed (`"analysed"`).
 /// * `direction` (optional: "both", the default, "remove" or "add") audits one divergence instead
 ///   of their max: remove H(P‖Q), add H(Q‖P), P the law with the record (divergence/direction.hpp;
 ///   dp-accounting's `pmf_remove` and `pmf_add`). It is written into the result when not "both".
@@ -29,7 +34,8 @@
 ///   exactdp/amplification/poisson.hpp). Allowed with one mechanism (not with "mechanisms"): exact
 ///   for the mechanisms with exact tables (rr:lambda, krr:lambda, dlaplace:r), a certified grid
 ///   bracket for `gauss` (the DP-SGD step); `"neighbouring": "replace-one"` with sampling is
-///   refused (not modelled). `laplace` used more than once is answered by the same grid bracket.
+///   refused (replace_one_subsampling_reason()). `laplace` used more than once is answered by the
+///   same grid bracket.
 /// * Optional documentation keys: `description`, `source`, `comment`, `accountant` (top level and
 ///   per claim).
 ///
@@ -58,7 +64,8 @@ std::vector<Claim> load_claims_file(const std::filesystem::path& file);
 
 /// The results as the JSON text printed by `exactdp audit --json`:
 /// `{"format": "exactdp-audit/1", "results": [{"id", "verdict" ("sound", "unsound", "undecided": docs/verdicts.md), "true_epsilon" | "true_delta",
-/// "claimed_epsilon" | "claimed_delta", "slack", …}], "summary": {…}}`; exact values as "p/q",
+/// "claimed_epsilon" | "claimed_delta", "slack", "neighbouring" (the relation the verdict is for),
+/// "analysed" (replace-one: the specs whose pairs were audited), …}], "summary": {…}}`; exact values as "p/q",
 /// certified ones as {"lo","hi"} decimals with @p digits significant digits rounded outward,
 /// "inf" for +∞.
 std::string audit_report_json(const std::vector<ClaimResult>& results, int digits = 10);
