@@ -107,6 +107,11 @@ struct FastCompositionOptions {
   std::size_t max_points = std::size_t(1) << 24;
   ConvolutionOptions convolution;       ///< F, the integer scale of the masses in products
   Precision precision = default_precision;  ///< of the MPFI anchors and the final logarithm
+  /// A pair that is not on a lattice is composed atom by atom, with exact losses and no grid
+  /// (brackets as narrow as the working precision), when its k-fold composition has at most this
+  /// many packed atoms: (k + 1)^{m−2}·k + 1 for m one-use atoms with both masses positive. Above
+  /// it, the grid. 0: always the grid.
+  std::size_t max_enumerated_atoms = std::size_t(1) << 20;
   /// Which divergence of the pair is bracketed (divergence/direction.hpp): remove H(P‖Q), add
   /// H(Q‖P), or both (their maximum, the default).
   NeighbourDirection direction = NeighbourDirection::both;
@@ -119,6 +124,9 @@ struct FastBracket {
   bool lattice = false;      ///< true when the losses lie on the grid exactly (no grid error)
   std::size_t points = 0;    ///< the largest composed law's length
   unsigned resolution = 0;   ///< the resolution used (0 for a lattice)
+  /// true when the pair was composed atom by atom with exact losses (no grid; `step` is 0 and
+  /// `points` the number of composed atoms): FastCompositionOptions::max_enumerated_atoms.
+  bool enumerated = false;
 };
 
 /// δ(ε) = max(H_{e^ε}(P^k‖Q^k), H_{e^ε}(Q^k‖P^k)) of the k-fold composition of @p loss,
