@@ -414,6 +414,18 @@ FastBracket epsilon_bracket(const Composed& c, const Rational& delta, Precision 
           c.prepared.resolution};
 }
 
+/// The intersection of two brackets of one true value (each may have an upper end +∞; the point
+/// +∞ only when the truth is +∞). A finer grid does not always give a narrower single bracket (a
+/// lower law's rounding can land worse), so the refinement keeps the intersection: it never widens.
+Interval intersect_brackets(const Interval& a, const Interval& b, Precision precision) {
+  const bool a_point_inf = !a.lower_is_finite(), b_point_inf = !b.lower_is_finite();
+  if (a_point_inf || b_point_inf) return a_point_inf ? a : b;
+  const Rational lo = std::max(a.lower(), b.lower());
+  if (!a.upper_is_finite() && !b.upper_is_finite()) return Interval::at_least(lo, precision);
+  const Rational hi = !a.upper_is_finite() ? b.upper() : !b.upper_is_finite() ? a.upper() : std::min(a.upper(), b.upper());
+  return Interval::hull(lo, std::max(lo, hi), precision);
+}
+
 bool narrow_enough(const Interval& v, const Rational& relative_width) {
   if (!v.lower_is_finite() || !v.upper_is_finite()) return false;
   return v.upper() - v.lower() <= relative_width * v.upper();
@@ -424,8 +436,11 @@ template <class Evaluate>
 FastBracket refine(const Direction& remove, const Direction& add, const std::optional<Interval>& lattice_step,
                    unsigned long k, const FastCompositionOptions& o, Evaluate evaluate) {
   check_common(k, o);
+  std::optional<Interval> seen;  // the intersection of the brackets so far: each contains the truth
   for (unsigned res = o.resolution;; res *= 2) {
     FastBracket b = evaluate(compose_all(prepare(remove, add, lattice_step, res, o), k, o));
+    if (seen) b.value = intersect_brackets(*seen, b.value, o.precision);
+    seen = b.value;
     if (lattice_step || narrow_enough(b.value, o.relative_width) || res > o.max_resolution / 2) return b;
   }
 }
