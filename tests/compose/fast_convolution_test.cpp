@@ -269,6 +269,13 @@ TEST(FastComposition, EnumeratedIrrationalDiscreteLaplaceMatchesHighPrecisionSum
   FastCompositionOptions remove;
   remove.direction = NeighbourDirection::remove;
   EXPECT_TRUE(brackets(fast_delta_at_epsilon(dlap, 10, q(1), rate, remove).value, delta_truth));
+  // 10⁴ uses: the Q-masses at the top losses (about 10⁻⁵·e^{−96}) must keep their relative accuracy
+  // or the least ε is lost (a fixed-point product answered [0, ∞)). The same mpmath sum at 50 digits
+  // gives δ(96.27383622) = 1.0000000013·10⁻⁵ > 10⁻⁵ and δ(96.27383623) = 0.99999999964·10⁻⁵, so ε(10⁻⁵)
+  // lies between them.
+  const FastBracket far = fast_epsilon_at_delta(dlap, 10000, q(1, 100000), rate);
+  EXPECT_TRUE(far.enumerated);
+  EXPECT_TRUE(far.value.subset_of(Interval::hull(q(9627383622, 100000000), q(9627383623, 100000000)))) << far.value.to_string(20);
 }
 
 /// A random pair on 2 or 3 outcomes with rational masses (possibly an outcome of one world only).

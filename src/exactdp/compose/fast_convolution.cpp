@@ -571,11 +571,12 @@ bool is_exact_zero(const Interval& x) { return mpfr_zero_p(&x.get()->left) && mp
 
 /// The k-fold composition of a finite pair, atom by atom: for every count vector n (n_i uses
 /// fall on atom i, Σ n_i = k) the masses A(n) = (k; n)·Π A_i^{n_i} and B(n) likewise, and the
-/// loss Σ n_i·ln(A_i/B_i), all enclosed. The masses come from certified_power (FLINT, exact
-/// integer products rounded outward) of the polynomials Σ A_i z^{e_i}, Σ B_i z^{e_i} with the
-/// packed exponents e_i = (k + 1)^i (the last atom e = 0): no count exceeds k, so no carry mixes two
-/// count vectors and coefficient Σ n_i e_i is exactly the atom n. Losses are never rounded onto a
-/// grid, so the brackets are as narrow as the working precision.
+/// loss Σ n_i·ln(A_i/B_i), all enclosed in interval arithmetic at the working precision. The
+/// vectors are walked so that each follows from a neighbour by one step n_d + 1, n_last − 1, which
+/// multiplies A by n_last/(n_d + 1)·A_d/A_last (B likewise) and adds ln(A_d/B_d) − ln(A_last/B_last)
+/// to the loss: floating enclosures keep their relative accuracy however small a mass gets (a
+/// fixed-point product would lose the Q-masses of the top losses, which the least ε needs), and
+/// losses are never rounded onto a grid, so the brackets are as narrow as the working precision.
 struct Enumerated {
   std::vector<Interval> a, b, loss;  ///< the composed atoms with A, B > 0, ascending loss (enclosures ordered by lower end)
   /// Consecutive runs of atoms whose loss enclosures overlap (their order undecided): [begin, end)
@@ -584,19 +585,22 @@ struct Enumerated {
   Interval remove_catastrophic, add_catastrophic;  ///< 1 − (1 − a_only)^k, 1 − (1 − b_only)^k
 };
 
-/// The number of coefficients of the packed polynomial of k uses of m atoms (0 if it would exceed @p cap).
-std::size_t packed_length(std::size_t m, unsigned long k, std::size_t cap) {
+/// C(k + m − 1, m − 1), the number of count vectors of k uses on m atoms, or 0 above @p cap.
+std::size_t count_vectors(std::size_t m, unsigned long k, std::size_t cap) {
   if (m <= 1) return 1;
-  long double len = static_cast<long double>(k);
-  for (std::size_t i = 2; i < m; ++i) len *= static_cast<long double>(k) + 1;
-  len += 1;
-  return len > static_cast<long double>(cap) ? 0 : static_cast<std::size_t>(len);
+  long double c = 1;  // C(k + j, j) for j = 1 … m − 1, exact while it stays below 2^64
+  for (std::size_t j = 1; j < m; ++j) {
+    c = c * (static_cast<long double>(k) + static_cast<long double>(j)) / static_cast<long double>(j);
+    if (c > static_cast<long double>(cap)) return 0;
+  }
+  return static_cast<std::size_t>(c + 0.5L);
 }
 
 std::optional<Enumerated> enumerate(const FinitePair& f, unsigned long k, const FastCompositionOptions& o) {
   const std::size_t m = f.atoms.size();
-  const std::size_t length = packed_length(m, k, o.max_enumerated_atoms);
-  if (length == 0 || o.max_enumerated_atoms == 0) return std::nullopt;
+  if (o.max_enumerated_atoms == 0) return std::nullopt;
+  const std::size_t count = count_vectors(m, k, o.max_enumerated_atoms);
+  if (count == 0) return std::nullopt;
   const Precision prec = o.precision;
   const Interval one(1L, prec);
   Enumerated e;
@@ -606,50 +610,49 @@ std::optional<Enumerated> enumerate(const FinitePair& f, unsigned long k, const 
   e.remove_catastrophic = catastrophic(f.a_only);
   e.add_catastrophic = catastrophic(f.b_only);
   if (m == 0) return e;
-  const unsigned long stride = k + 1;
-  std::vector<unsigned long> exponent(m, 0);
-  for (std::size_t i = 0, x = 1; i + 1 < m; ++i, x *= stride) exponent[i] = x;
-  const std::size_t top = *std::max_element(exponent.begin(), exponent.end());
-  std::vector<Interval> pa(top + 1, Interval::zero(prec)), pb = pa;
-  std::vector<Interval> base_loss;
-  for (std::size_t i = 0; i < m; ++i) {
-    pa[exponent[i]] = f.atoms[i].a;
-    pb[exponent[i]] = f.atoms[i].b;
-    base_loss.push_back(log(f.atoms[i].a) - log(f.atoms[i].b));
+  const PairAtom& last = f.atoms[m - 1];
+  const Interval last_loss = log(last.a) - log(last.b);
+  std::vector<Interval> step_a, step_b, step_loss;  // per dimension d < m − 1
+  for (std::size_t d = 0; d + 1 < m; ++d) {
+    step_a.push_back(f.atoms[d].a / last.a);
+    step_b.push_back(f.atoms[d].b / last.b);
+    step_loss.push_back(log(f.atoms[d].a) - log(f.atoms[d].b) - last_loss);
   }
-  const std::vector<Interval> ca = certified_power(pa, k, prec, o.convolution);
-  const std::vector<Interval> cb = certified_power(pb, k, prec, o.convolution);
-  struct Composed {
-    std::size_t at;
-    Interval loss;
-  };
-  std::vector<Composed> atoms;
-  std::vector<unsigned long> counts(m);
-  for (std::size_t j = 0; j < ca.size() && j < length; ++j) {
-    if (is_exact_zero(ca[j]) && is_exact_zero(cb[j])) continue;  // no count vector lands here
-    unsigned long used = 0, rest = j;
-    for (std::size_t i = 0; i + 1 < m; ++i) {
-      counts[i] = rest % stride;
-      rest /= stride;
-      used += counts[i];
+  std::vector<Interval> a, b, loss;
+  a.reserve(count);
+  b.reserve(count);
+  loss.reserve(count);
+  const long kk = static_cast<long>(k);
+  // depth-first over d = 0 … m − 2; `rest` uses are still on the last atom
+  auto walk = [&](auto&& self, std::size_t d, Interval x, Interval y, Interval l, unsigned long rest) -> void {
+    if (d + 1 == m) {
+      a.push_back(std::move(x));
+      b.push_back(std::move(y));
+      loss.push_back(std::move(l));
+      return;
     }
-    if (used > k) throw Error("fast composition", "atoms", std::to_string(j), "internal: a packed index holds more than k uses");
-    counts[m - 1] = k - used;
-    Interval loss = Interval::zero(prec);
-    for (std::size_t i = 0; i < m; ++i)
-      if (counts[i] != 0) loss += Interval(static_cast<long>(counts[i]), prec) * base_loss[i];
-    atoms.push_back({j, std::move(loss)});
-  }
-  std::sort(atoms.begin(), atoms.end(), [](const Composed& x, const Composed& y) {
-    return mpfr_cmp(&x.loss.get()->left, &y.loss.get()->left) < 0;
+    for (unsigned long c = 0;; ++c) {
+      self(self, d + 1, x, y, l, rest - c);
+      if (c == rest) break;
+      const Interval factor = Interval(static_cast<long>(rest - c), prec) / Interval(static_cast<long>(c + 1), prec);
+      x *= factor * step_a[d];
+      y *= factor * step_b[d];
+      l += step_loss[d];
+    }
+  };
+  walk(walk, 0, pow(last.a, kk), pow(last.b, kk), Interval(kk, prec) * last_loss, k);
+  std::vector<std::size_t> order(a.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+    return mpfr_cmp(&loss[x].get()->left, &loss[y].get()->left) < 0;
   });
-  e.a.reserve(atoms.size());
-  e.b.reserve(atoms.size());
-  e.loss.reserve(atoms.size());
-  for (Composed& c : atoms) {
-    e.a.push_back(ca[c.at]);
-    e.b.push_back(cb[c.at]);
-    e.loss.push_back(std::move(c.loss));
+  e.a.reserve(order.size());
+  e.b.reserve(order.size());
+  e.loss.reserve(order.size());
+  for (std::size_t i : order) {
+    e.a.push_back(std::move(a[i]));
+    e.b.push_back(std::move(b[i]));
+    e.loss.push_back(std::move(loss[i]));
   }
   // runs: an atom starts a new run when its loss is certainly above every loss before it
   for (std::size_t i = 0; i < e.loss.size();) {

@@ -109,8 +109,8 @@ struct FastCompositionOptions {
   Precision precision = default_precision;  ///< of the MPFI anchors and the final logarithm
   /// A pair that is not on a lattice is composed atom by atom, with exact losses and no grid
   /// (brackets as narrow as the working precision), when its k-fold composition has at most this
-  /// many packed atoms: (k + 1)^{m−2}·k + 1 for m one-use atoms with both masses positive. Above
-  /// it, the grid. 0: always the grid.
+  /// many atoms: C(k + m − 1, m − 1) for m one-use atoms with both masses positive. Above it, the
+  /// grid. 0: always the grid.
   std::size_t max_enumerated_atoms = std::size_t(1) << 20;
   /// Which divergence of the pair is bracketed (divergence/direction.hpp): remove H(P‖Q), add
   /// H(Q‖P), or both (their maximum, the default).
