@@ -21,6 +21,14 @@
 /// and combined by max, so δ(ε) and the least ε at δ are those of the symmetric profile, as
 /// PrivacyProfile::delta and PrivacyProfile::least_epsilon define them.
 ///
+/// A finite pair whose losses are on no lattice (a Poisson-subsampled pair, ratios c·e^s with
+/// several coefficients) has no grid that holds its losses, and the lower law above rounds each
+/// loss down by up to a step: an error of order k·h, the whole width of the bracket. Such a pair is
+/// composed atom by atom instead when its k-fold composition is small enough
+/// (FastCompositionOptions::max_enumerated_atoms): every count vector of the multinomial with its
+/// masses and its loss enclosed in interval arithmetic, δ(ε) summed and the least ε scanned over
+/// suffixes with no grid at all (FastBracket::enumerated; docs/composition.md).
+///
 /// Evaluation on a grid law is linear in its length and runs in binary64 with directed rounding
 /// (numeric/directed_rounding.hpp), anchored by MPFI enclosures of e^{−jh}; its relative error is
 /// about (length)·2^−52, far below the grid's.
