@@ -6,6 +6,9 @@
 #include "exactdp/divergence/functionals.hpp"
 #include "exactdp/numeric/directed_rounding.hpp"
 
+#include <mpfi.h>
+#include <mpfr.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -646,14 +649,23 @@ std::optional<Enumerated> enumerate(const FinitePair& f, unsigned long k, const 
   std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
     return mpfr_cmp(&loss[x].get()->left, &loss[y].get()->left) < 0;
   });
-  e.a.reserve(order.size());
-  e.b.reserve(order.size());
-  e.loss.reserve(order.size());
-  for (std::size_t i : order) {
-    e.a.push_back(std::move(a[i]));
-    e.b.push_back(std::move(b[i]));
-    e.loss.push_back(std::move(loss[i]));
+  // permute in place by swapping MPFI values (no allocation: the three vectors are most of the memory)
+  std::vector<bool> placed(order.size(), false);
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    if (placed[i]) continue;
+    for (std::size_t j = i;;) {
+      placed[j] = true;
+      const std::size_t next = order[j];
+      if (next == i) break;
+      mpfi_swap(a[j].get(), a[next].get());
+      mpfi_swap(b[j].get(), b[next].get());
+      mpfi_swap(loss[j].get(), loss[next].get());
+      j = next;
+    }
   }
+  e.a = std::move(a);
+  e.b = std::move(b);
+  e.loss = std::move(loss);
   // runs: an atom starts a new run when its loss is certainly above every loss before it
   for (std::size_t i = 0; i < e.loss.size();) {
     std::size_t end = i + 1;
