@@ -14,16 +14,17 @@
   3602879701896397/36028797018963968, not 1/10), so the answer is certified for the mechanism the
   event describes bit for bit.
 
-Routes. Mechanism specs go to the composition planner (accounting/composition_plan.hpp), the code
-``exactdp compose`` runs, so the numbers are the ones ``exactdp compose --json`` prints. Where the
-planner has no profile (a Poisson-subsampled Gaussian or Laplace mechanism, a Laplace mechanism used
-more than once), the certified grid bracket of the audit (``grid_bracket``, docs/audit-subsampling.md)
-answers, as ``exactdp compose`` does; ``relative_width`` refines its grid (up to resolution 2048).
-Several Gaussians with different sigma and sensitivity compose in closed form (GDP). Pairs, and
-mechanisms with exact tables under ``sampling_rate`` (their add/remove subsampled pair,
-amplification/poisson.hpp; the base pair must be symmetric), go through the same planner as
-``exactdp compose --pair FILE --sampling poisson:q=R``: the composed size is estimated under
-``max_memory`` and the route chosen (or the question refused) as for specs.
+Routes. Every question goes to the library's one entry point (accounting/composition_query.hpp), the
+code ``exactdp compose`` runs, so the numbers are the ones ``exactdp compose --json`` prints: the
+components are assembled there (``sampling_rate`` Poisson-subsamples every component on top of its own
+rate; mechanisms with exact tables and pairs become their add/remove subsampled pair, whose base pair
+must be symmetric; mixtures and replace-one pairs as below), the planner chooses the route under
+``max_memory`` (exact, binomial, certified PLD, fast convolution, closed forms, the certified grid
+bracket of docs/audit-subsampling.md for Gaussian, Laplace and mixture components), and
+``relative_width`` refines the answer: finer grids intersected (resolution 32 up to 2048; the finest
+bracket comes back even when still wider) or more working precision (128, 512, 2048 bits; refused
+with the route's bracket when still wider). What cannot be answered is refused there, naming this
+module's argument (``sampling_rate``, ``direction``, ``relative_width``, ``what``).
 
 Degenerate DpEvents are the exact pairs they are: no noise (``noise_multiplier=0``, discrete
 Laplace ``noise_parameter=0``, RR ``noise_parameter=0``) is a pair of disjoint laws (delta = 1 at
@@ -49,11 +50,7 @@ pairs and Gaussian mixtures are refused with the reason (``exactdp.Error``, fiel
 import math
 from fractions import Fraction
 
-from ._core import Error, PrivacyLoss, PrivacyProfile, parse_mechanism_spec
-from ._core import _composition_of, _replace_one_components, default_memory_budget
-from ._core import grid_bracket as _grid_bracket
-
-_PRECISIONS = (128, 512, 2048)
+from ._core import Error, PrivacyLoss, _composition_of, default_memory_budget
 
 
 def _exact(x, field):
@@ -235,134 +232,23 @@ def _merge(comps):
     return out
 
 
-def _narrow(value, relative_width):
-    lo, hi = value
-    return relative_width is None or hi == math.inf or hi - lo <= Fraction(relative_width) * hi
-
-
-def _replace_one(comps, sampling_rate):
-    """The replace-one question of (what, times, rate | mixture text | None) components, Poisson-subsampled
-    at ``sampling_rate`` on top: each mechanism's replace-one spec, decided and refused (subsampling, pairs,
-    mixtures) by the library (accounting/replace_one.hpp), asked in the direction "both" afterwards."""
-    if sampling_rate is not None:
-        rate = Fraction(_exact(sampling_rate, "sampling_rate"))
-        comps = [(s, k, r if isinstance(r, str) else (rate if r is None else r * rate)) for s, k, r in comps]
-    tuples = [(s, k, None if r is None else (r if isinstance(r, str) else f"{r.numerator}/{r.denominator}"))
-              for s, k, r in comps]
-    return _merge(_replace_one_components(tuples))
+def _tuples(comps):
+    """(spec | PrivacyLoss, times, rate text | mixture text | None) tuples for the library."""
+    return [(s, k, r if r is None or isinstance(r, str) else f"{r.numerator}/{r.denominator}") for s, k, r in comps]
 
 
 def _solve(what, times, delta, epsilon, sampling_rate, relative_width, max_memory, direction="both"):
+    """The library's answer (accounting/composition_query.hpp: route, refinement, refusals) for the
+    components of ``what``; here only the arguments are converted."""
     want_epsilon = delta is not None
-    key = "epsilon" if want_epsilon else "delta"
     at = _exact(delta if want_epsilon else epsilon, "delta" if want_epsilon else "epsilon")
-    if relative_width is not None:
-        _exact(relative_width, "relative_width")
-        relative_width = Fraction(relative_width)
-        if not 0 < relative_width < 1:
-            raise Error(f"relative_width: {relative_width} must lie in (0, 1)")
-    comps = _merge(_components(what, times))
-    if direction == "replace":
-        comps, sampling_rate, direction = _replace_one(comps, sampling_rate), None, "both"
-    mixtures = [c for c in comps if isinstance(c[2], str)]
-    if mixtures:
-        # a Gaussian mixture with several sensitivities: one use has a certified closed form
-        # (bounds/gaussian_mixture.hpp); compositions of it (with each other, Gaussian and Laplace
-        # mechanisms) the planner's grid bracket
-        if sampling_rate is not None:
-            raise Error("MixtureOfGaussiansDpEvent: a Gaussian mixture with several non-zero sensitivities cannot be "
-                        "Poisson-sampled again")
-        if len(comps) == 1 and comps[0][1] == 1:
-            return _planned(comps, want_epsilon, at, relative_width, max_memory, direction)
-        return _grid_planned(comps, want_epsilon, at, relative_width, max_memory, direction)
-    if sampling_rate is not None:
-        rate = Fraction(_exact(sampling_rate, "sampling_rate"))
-        comps = [(s, k, rate if r is None else r * rate) for s, k, r in comps]
-    comps = [(s, k, None if r == 1 else r) for s, k, r in comps]
-
-    def gauss(s):  # the continuous mechanisms, whose subsampling only a grid bracket answers (not the
-        # degenerate ones, sigma = 0, b = 0 or sensitivity 0: exact pairs, which the planner subsamples)
-        return (isinstance(s, str) and (s.startswith("gauss:") or s.startswith("laplace:"))
-                and parse_mechanism_spec(s).exact_loss() is None)
-    if any(isinstance(s, PrivacyLoss) or (r is not None and not gauss(s)) for s, _, r in comps):
-        # pairs, and mechanisms with exact tables Poisson-subsampled, go through the planner as
-        # `exactdp compose --pair FILE --sampling poisson:q=R` does (estimated under max_memory)
-        if any(r is not None and gauss(s) for s, _, r in comps):
-            raise Error("sampling_rate: a Poisson-subsampled Gaussian or Laplace mechanism is answered by a grid bracket alone, "
-                        "not composed with pairs or other mechanisms")
-        components = [(s, k, None if r is None else f"{r.numerator}/{r.denominator}") for s, k, r in comps]
-        for p in _PRECISIONS:
-            out = _composition_of(components, delta=at if want_epsilon else None,
-                                  epsilon=None if want_epsilon else at, precision=p, max_memory=max_memory,
-                                  direction=direction)
-            out[key] = tuple(out[key])
-            if _narrow(out[key], relative_width):
-                return out
-        raise Error(f"relative_width: the planner's route ({out['route']}) gives {out[key]}, wider than {relative_width}")
-
-    sampled = [c for c in comps if c[2] is not None]
-    if sampled:
-        if len(comps) != 1:
-            raise Error("sampling_rate: Poisson subsampling is supported for one component (a Gaussian or Laplace mechanism) only")
-        spec, k, rate = comps[0]
-        # one use: the planner's closed forms (a Gaussian as the mixture {(0, 1-q), (sensitivity, q)},
-        # bounds/gaussian_mixture.hpp; a Laplace mechanism by bounds/subsampled_laplace.hpp)
-        if k == 1 and (spec.startswith("gauss:") or spec.startswith("laplace:")):
-            return _planned([(spec, 1, f"{rate.numerator}/{rate.denominator}")], want_epsilon, at, relative_width,
-                            max_memory, direction)
-        return _grid(spec, k, delta, epsilon, rate, relative_width, direction)
-
-    specs, counts = [s for s, _, _ in comps], [k for _, k, _ in comps]
-    for p in _PRECISIONS:
-        try:
-            out = _composition_of([(s, k, None) for s, k in zip(specs, counts)], delta=at if want_epsilon else None,
-                                  epsilon=None if want_epsilon else at, precision=p, max_memory=max_memory,
-                                  direction=direction)
-        except Error as e:
-            # no planner profile: a single laplace used several times has the audit's grid bracket
-            if len(comps) == 1 and "no exact or certified profile" in str(e) and specs[0].startswith("laplace:"):
-                return _grid(specs[0], counts[0], delta, epsilon, None, relative_width, direction)
-            if "no exact or certified profile" in str(e) and all(gauss(s) for s in specs):
-                # heterogeneous Gaussian and Laplace mechanisms: the planner's grid bracket of the composition
-                return _composition_of([(s, k, None) for s, k in zip(specs, counts)], delta=at if want_epsilon else None,
-                                       epsilon=None if want_epsilon else at, precision=p, max_memory=max_memory,
-                                       direction=direction, grid=True)
-            raise
-        out[key] = tuple(out[key])
-        if _narrow(out[key], relative_width):
-            return out
-    raise Error(f"relative_width: the planner's route ({out['route']}) gives {out[key]}, wider than {relative_width}")
-
-
-def _planned(components, want_epsilon, at, relative_width, max_memory, direction):
-    """The planner's answer for (spec, times, rate text | mixture text) components, at rising precision
-    until ``relative_width`` is met."""
+    width = None if relative_width is None else _exact(relative_width, "relative_width")
+    rate = None if sampling_rate is None else _exact(sampling_rate, "sampling_rate")
+    out = _composition_of(_tuples(_merge(_components(what, times))), delta=at if want_epsilon else None,
+                          epsilon=None if want_epsilon else at, max_memory=max_memory, direction=direction,
+                          sampling_rate=rate, relative_width=width)
     key = "epsilon" if want_epsilon else "delta"
-    for p in _PRECISIONS:
-        out = _composition_of(components, delta=at if want_epsilon else None, epsilon=None if want_epsilon else at,
-                              precision=p, max_memory=max_memory, direction=direction)
-        out[key] = tuple(out[key])
-        if _narrow(out[key], relative_width):
-            return out
-    raise Error(f"relative_width: the planner's route ({out['route']}) gives {out[key]}, wider than {relative_width}")
-
-
-def _grid_planned(components, want_epsilon, at, relative_width, max_memory, direction):
-    """The planner's grid bracket for (spec, times, rate | mixture text) components at resolutions 32, 64,
-    ... up to _MAX_GRID_RESOLUTION, intersected (each encloses the true value, so their intersection
-    does), until ``relative_width`` is met or the finest grid."""
-    key = "epsilon" if want_epsilon else "delta"
-    resolution, value, out = 32, None, None
-    while True:
-        out = _composition_of(components, delta=at if want_epsilon else None, epsilon=None if want_epsilon else at,
-                              max_memory=max_memory, direction=direction, grid=True, grid_resolution=resolution)
-        lo, hi = out[key]
-        value = (lo, hi) if value is None else (max(value[0], lo), min(value[1], hi))
-        if _narrow(value, relative_width) or relative_width is None or resolution >= _MAX_GRID_RESOLUTION:
-            break
-        resolution *= 2
-    out[key] = value
-    out["resolution"] = resolution
+    out[key] = tuple(out[key])
     return out
 
 
@@ -379,45 +265,9 @@ def renyi_at(what, times=1, alpha=None, sampling_rate=None, direction="both", pr
         raise TypeError("renyi_at: alpha is required")
     from ._core import _composed_renyi
     a = Fraction(_exact(alpha, "alpha"))
-    comps = _merge(_components(what, times))
-    if direction == "replace":
-        comps, sampling_rate, direction = _replace_one(comps, sampling_rate), None, "both"
-    if sampling_rate is not None:
-        rate = Fraction(_exact(sampling_rate, "sampling_rate"))
-        if any(isinstance(r, str) for _, _, r in comps):
-            raise Error("sampling_rate: a Gaussian mixture cannot be Poisson-sampled again")
-        comps = [(s, k, rate if r is None else r * rate) for s, k, r in comps]
-    components = [(s, k, None if r is None or r == 1 else (r if isinstance(r, str) else f"{r.numerator}/{r.denominator}"))
-                  for s, k, r in comps]
-    return tuple(_composed_renyi(components, f"{a.numerator}/{a.denominator}", precision=precision, direction=direction))
-
-
-#: The finest grid epsilon_at / delta_at refine to when asked for a relative width.
-_MAX_GRID_RESOLUTION = 2048
-
-
-def _grid(spec, k, delta, epsilon, rate, relative_width, direction="both"):
-    r = None if rate is None else str(rate)
-    if delta is not None:
-        b = _grid_bracket(spec, str(k), _exact(delta, "delta"), None, r, 8,
-                          None if relative_width is None else str(relative_width), _MAX_GRID_RESOLUTION,
-                          direction=direction)
-        value = tuple(b["value"])
-    else:
-        # delta brackets: resolutions 8, 16, ... intersected (each encloses the true delta, so their
-        # intersection does) until hi - lo <= relative_width * hi or the finest grid
-        at = _exact(epsilon, "epsilon")
-        resolution, value = 8, None
-        while True:
-            b = _grid_bracket(spec, str(k), None, at, r, resolution, direction=direction)
-            lo, hi = b["value"]
-            value = (lo, hi) if value is None else (max(value[0], lo), min(value[1], hi))
-            if _narrow(value, relative_width) or relative_width is None or resolution >= _MAX_GRID_RESOLUTION:
-                break
-            resolution *= 2
-    key = "epsilon" if delta is not None else "delta"
-    return {"route": "grid_bracket", "reason": "certified grid bracket (docs/audit-subsampling.md)",
-            key: value, "resolution": b["resolution"]}
+    rate = None if sampling_rate is None else _exact(sampling_rate, "sampling_rate")
+    return tuple(_composed_renyi(_tuples(_merge(_components(what, times))), f"{a.numerator}/{a.denominator}",
+                                 precision=precision, direction=direction, sampling_rate=rate))
 
 
 def epsilon_at(what, times=1, delta=None, sampling_rate=None, relative_width=None, explain=False,
@@ -428,7 +278,8 @@ def epsilon_at(what, times=1, delta=None, sampling_rate=None, relative_width=Non
     ``what``: a SPEC string, a pair, a list of ``(what, times)``, or a dp_accounting DpEvent (see the
     module doc; DpEvent floats are taken at their exact binary values). ``delta`` is exact (Fraction,
     int or a string such as ``"1e-5"``; floats are refused). ``sampling_rate`` Poisson-subsamples
-    (add/remove) every component: one Gaussian or Laplace mechanism (grid bracket), or pairs and mechanisms with exact tables. ``relative_width`` asks for hi - lo <= width * hi
+    (add/remove) every component: Gaussian and Laplace mechanisms (closed form for one use, grid bracket
+    otherwise), pairs and mechanisms with exact or certified tables. ``relative_width`` asks for hi - lo <= width * hi
     (more working precision, or a finer grid). With ``explain=True`` the planner's record comes back:
     ``{'route', 'reason', 'epsilon': (lo, hi), ...}``. ``direction``: ``"both"`` (default, the max),
     ``"remove"`` H(P||Q), ``"add"`` H(Q||P), or ``"replace"`` (replace-one neighbours; module doc).

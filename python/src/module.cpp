@@ -11,6 +11,7 @@
 #include "exactdp/accounting/calibration.hpp"
 #include "exactdp/accounting/claim_check.hpp"
 #include "exactdp/accounting/composition_plan.hpp"
+#include "exactdp/accounting/composition_query.hpp"
 #include "exactdp/core/limits.hpp"
 #include "exactdp/accounting/verdict.hpp"
 #include "exactdp/io/calibration_report.hpp"
@@ -153,62 +154,46 @@ namespace {
 
 using ComponentTuple = std::tuple<nb::object, unsigned long, std::optional<std::string>>;
 
-/// The planner's components from Python's (SPEC | PrivacyLoss, times, sampling_rate | "mixture:…" | None).
-std::vector<CompositionComponent> composition_components(const std::vector<ComponentTuple>& components) {
-  std::vector<CompositionComponent> comps;
-  for (std::size_t i = 0; i < components.size(); ++i) {
-    const auto& [what, times, rate] = components[i];
-    const std::string where = "what[" + std::to_string(i) + "]";
-    if (times < 1 || times > max_composition_uses)
-      throw Error("composition", "times", std::to_string(times),
-                  "must be an integer between 1 and " + std::to_string(max_composition_uses));
-    CompositionComponent c;
-    if (nb::isinstance<nb::str>(what)) {
-      const std::string text = nb::cast<std::string>(what);
-      c = {text, parse_mechanism_spec(text), std::nullopt, times, std::nullopt};
-    } else if (nb::isinstance<PrivacyLoss>(what)) {
-      c = {"pair " + where, std::nullopt, nb::cast<PrivacyLoss>(what), times, std::nullopt};
-    } else {
-      throw Error("composition", where, nb::cast<std::string>(nb::str(what)), "expected a SPEC string or a PrivacyLoss");
-    }
-    if (rate && rate->rfind("mixture:", 0) == 0) {  // a Gaussian mixture (composition_plan.hpp)
-      std::vector<MixtureComponent> mixture;
-      try {
-        mixture = parse_sensitivity_mixture(*rate);
-      } catch (const Error& e) {
-        throw e.in("sampling_rate");
-      }
-      const std::string source = c.source;
-      c = sensitivity_mixture(std::move(c), std::move(mixture), "sampling_rate");
-      c.source = source + " with " + *rate;
-    } else if (rate) {
-      const Rational q = parse_rational(*rate, "sampling_rate");
-      if (sgn(q) < 0 || q > 1) throw Error("composition", "sampling_rate", *rate, "the sampling rate must lie in [0, 1]");
-      const std::string source = c.source;
-      c = poisson_subsampled(std::move(c), q, true, "sampling_rate");
-      c.source = source + " Poisson-subsampled at q = " + to_string(q) + " (add/remove)";
-      if (c.pair) c.spec.reset();  // exact tables: the subsampled pair; gauss, laplace and specs with certified masses keep spec and rate
-    }
-    comps.push_back(std::move(c));
-  }
-  return comps;
+/// Python's names of its arguments, for the library's refusals.
+CompositionArgumentNames python_names() {
+  CompositionArgumentNames n;
+  n.where = "composition";
+  n.what = "what";
+  n.times = "times";
+  n.sampling = "sampling_rate";
+  n.direction = "direction";
+  n.relative_width = "relative_width";
+  return n;
 }
 
-/// The replace-one components of Python's (SPEC | PrivacyLoss, times, sampling_rate | "mixture:…" |
-/// None) tuples, as tuples again (accounting/replace_one.hpp decides and refuses).
-std::vector<ComponentTuple> replace_one_components(const std::vector<ComponentTuple>& components) {
-  std::vector<ComponentTuple> out;
+/// The planner's components from Python's (SPEC | PrivacyLoss, times, rate text | "mixture:…" | None)
+/// tuples, Poisson-subsampled at @p sampling_rate on top, under @p relation: the library assembles
+/// them (accounting/composition_query.hpp, composition_components).
+std::vector<CompositionComponent> python_components(const std::vector<ComponentTuple>& components, nb::handle sampling_rate,
+                                                    const NeighbourRelation& relation) {
+  CompositionRequest request;
+  request.names = python_names();
+  request.relation = relation;
+  if (!sampling_rate.is_none()) request.sampling_rate = rational(sampling_rate, "sampling_rate");
   for (std::size_t i = 0; i < components.size(); ++i) {
-    const auto& [what, times, rate] = components[i];
-    CompositionComponent c = composition_components(std::vector<ComponentTuple>{ComponentTuple{what, times, std::nullopt}}).front();
-    std::optional<Rational> q;
-    if (rate && rate->rfind("mixture:", 0) == 0) c.mixture = parse_sensitivity_mixture(*rate);
-    else if (rate) q = parse_rational(*rate, "sampling_rate");
-    const CompositionComponent r = replace_one(c, q, "direction");
-    if (r.pair) out.emplace_back(nb::cast(*r.pair), times, std::nullopt);
-    else out.emplace_back(nb::cast(r.spec->to_string()), times, std::nullopt);
+    const auto& [what, times, sampling] = components[i];
+    ComponentRequest c;
+    c.times = times;
+    if (nb::isinstance<nb::str>(what)) {
+      c.source = nb::cast<std::string>(what);
+      c.spec = parse_mechanism_spec(c.source);
+    } else if (nb::isinstance<PrivacyLoss>(what)) {
+      c.source = "pair what[" + std::to_string(i) + "]";
+      c.pair = nb::cast<PrivacyLoss>(what);
+    } else {
+      throw Error("composition", "what[" + std::to_string(i) + "]", nb::cast<std::string>(nb::str(what)),
+                  "expected a SPEC string or a PrivacyLoss");
+    }
+    if (sampling && sampling->rfind("mixture:", 0) == 0) c.mixture = *sampling;
+    else if (sampling) c.sampling_rate = parse_rational(*sampling, "sampling_rate");
+    request.components.push_back(std::move(c));
   }
-  return out;
+  return composition_components(request);
 }
 
 }  // namespace
@@ -592,80 +577,66 @@ NB_MODULE(_core, m) {
   lim.attr("default_calibration_levels") = CalibrationOptions{}.max_levels;
   lim.attr("default_claim_precision") = ClaimCheckOptions{}.max_precision;
 
-  // The one planner binding: a composition of mechanism specs and exact pairs, each optionally
-  // Poisson-subsampled, through the same planner (plan_composition: estimated under the memory budget, refused or rerouted like
-  // `exactdp compose --pair FILE --sampling poisson:q=R`). components: (spec str | PrivacyLoss, times,
-  // rate | None); rate as an exact string. Returns the planner's record with "epsilon" or "delta".
+  // The one planner binding: a composition question answered by the library's one entry point
+  // (accounting/composition_query.hpp: components assembled, the route planned under max_memory,
+  // refined to relative_width or refused), as `exactdp compose` asks it. components: (spec str |
+  // PrivacyLoss, times, rate text | "mixture:…" | None). Returns the answer with its route.
   m.def(
       "_composition_of",
-      [](const std::vector<ComponentTuple>& components, nb::handle delta,
-         nb::handle epsilon, long precision, std::uint64_t max_memory, const std::string& direction, bool grid,
-         unsigned grid_resolution) {
-        const NeighbourDirection dir = parse_direction(direction, "composition");
-        limits::check_range("composition", "grid_resolution", grid_resolution, limits::min_grid_resolution,
-                            limits::max_grid_resolution);
-        if (components.empty()) throw Error("composition", "what", "", "nothing to compose");
+      [](const std::vector<ComponentTuple>& components, nb::handle delta, nb::handle epsilon, long precision,
+         std::uint64_t max_memory, const std::string& direction, nb::handle sampling_rate, nb::handle relative_width) {
+        const NeighbourRelation relation = parse_neighbour_relation(direction, "composition");
         if (delta.is_none() == epsilon.is_none())
           throw Error("composition", "delta", "", "give exactly one of delta (for epsilon) or epsilon (for delta)");
-        std::vector<CompositionComponent> comps = composition_components(components);
-        PlanOptions options;
-        options.memory_budget = max_memory;
-        options.grid_brackets = grid;  // as `exactdp compose`: certified grid brackets where nothing else answers
-        options.grid_resolution = grid_resolution;
-        const CompositionPlan plan = plan_composition(comps, options);
-        if (!plan.has_profile())
-          throw Error("composition", "what", comps.front().source, "no exact or certified profile: " + plan.reason);
-        nb::dict out;
-        out["route"] = to_string(plan.route);
-        out["reason"] = plan.reason;
-        if (!delta.is_none()) {
-          const Rational d = read_delta(to_string(rational(delta, "delta")), "delta");
-          Interval value;
-          std::string method;
-          {
-            nb::gil_scoped_release release;
-            const ComposedPrivacy law(comps, plan, precision);
-            value = law.least_epsilon(d, dir);
-            method = law.method();
-          }
-          out["method"] = method;
-          if (value.lower_is_finite()) out["epsilon"] = interval(value);
-          else out["epsilon"] = nb::make_tuple(infinity(), infinity());
-        } else {
-          const Rational e = read_profile_epsilon(to_string(rational(epsilon, "epsilon")), "epsilon");
-          Interval value;
-          {
-            nb::gil_scoped_release release;
-            value = ComposedPrivacy(comps, plan, precision).delta_at_epsilon(Interval(e, precision), dir);
-          }
-          out["delta"] = interval(value);
+        std::optional<Rational> width;
+        if (!relative_width.is_none()) width = rational(relative_width, "relative_width");
+        CompositionQueryOptions options;
+        options.plan.memory_budget = max_memory;
+        options.precision = precision;
+        options.names = python_names();
+        const CompositionQuery query(python_components(components, sampling_rate, relation), options);
+        const bool want_epsilon = !delta.is_none();
+        const Rational at = want_epsilon ? read_delta(to_string(rational(delta, "delta")), "delta")
+                                         : read_profile_epsilon(to_string(rational(epsilon, "epsilon")), "epsilon");
+        CompositionAnswer answer;
+        {
+          nb::gil_scoped_release release;
+          answer = want_epsilon ? query.least_epsilon(at, relation.direction, width)
+                                : query.delta_at_epsilon(at, relation.direction, width);
         }
+        nb::dict out;
+        out["route"] = to_string(answer.plan.route);
+        out["reason"] = answer.plan.reason;
+        out["method"] = answer.method;
+        out["precision"] = answer.precision;
+        if (answer.plan.route == CompositionRoute::grid_bracket) out["resolution"] = answer.resolution;
+        if (!want_epsilon) out["delta"] = interval(answer.value);
+        else if (answer.value.lower_is_finite()) out["epsilon"] = interval(answer.value);
+        else out["epsilon"] = nb::make_tuple(infinity(), infinity());
         return out;
       },
       nb::arg("components"), nb::arg("delta") = nb::none(), nb::arg("epsilon") = nb::none(), nb::arg("precision") = 128,
-      nb::arg("max_memory") = default_memory_budget, nb::arg("direction") = "both", nb::arg("grid") = false,
-      nb::arg("grid_resolution") = PlanOptions{}.grid_resolution,
-      "The planner's answer for a composition of (SPEC | PrivacyLoss, times, sampling_rate | None) components:\n"
-      "{'route', 'reason', 'epsilon' or 'delta': (lo, hi)}. Pairs are estimated under max_memory like specs; a\n"
-      "component with exact tables may be Poisson-subsampled (add/remove; the base pair must be symmetric).\n"
-      "direction: 'both' (max), 'remove' H(P||Q) or 'add' H(Q||P), P the law with the record.\n"
-      "grid_resolution: grid points per standard deviation when the route is the grid bracket.");
+      nb::arg("max_memory") = default_memory_budget, nb::arg("direction") = "both", nb::arg("sampling_rate") = nb::none(),
+      nb::arg("relative_width") = nb::none(),
+      "The library's answer (accounting/composition_query.hpp) for a composition of (SPEC | PrivacyLoss, times,\n"
+      "rate | 'mixture:...' | None) components, Poisson-subsampled at sampling_rate on top: {'route', 'reason',\n"
+      "'method', 'precision', 'epsilon' or 'delta': (lo, hi), and 'resolution' on the grid route}. Pairs are\n"
+      "estimated under max_memory like specs. direction: 'both' (max), 'remove' H(P||Q), 'add' H(Q||P), P the\n"
+      "law with the record, or 'replace' (the replace-one pairs, accounting/replace_one.hpp). relative_width:\n"
+      "refined until hi - lo <= width * hi (finer grids, or more precision; refused when unreachable).");
 
   m.def("replace_one_subsampling_reason", &replace_one_subsampling_reason,
         "Why replace-one under Poisson subsampling is refused (accounting/replace_one.hpp), one sentence.");
-  m.def("_replace_one_components", &replace_one_components, nb::arg("components"),
-        "The replace-one question of (SPEC | PrivacyLoss, times, sampling_rate | None) components: each mechanism's\n"
-        "replace-one spec (additive noise at twice the sensitivity, randomized response as it is), the identical\n"
-        "pair at rate 0; Poisson subsampling, pairs and mixtures refused with the reason (accounting/replace_one.hpp).");
 
   // Rényi divergence of a composition (composed_renyi: per direction, subsampled mechanisms certified).
   m.def(
       "_composed_renyi",
-      [](const std::vector<ComponentTuple>& components, nb::handle alpha, long precision, const std::string& direction) -> nb::object {
-        const NeighbourDirection dir = parse_direction(direction, "renyi");
-        if (components.empty()) throw Error("composition", "what", "", "nothing to compose");
+      [](const std::vector<ComponentTuple>& components, nb::handle alpha, long precision, const std::string& direction,
+         nb::handle sampling_rate) -> nb::object {
+        const NeighbourRelation relation = parse_neighbour_relation(direction, "renyi");
+        const NeighbourDirection dir = relation.direction;
         const Rational a = rational(alpha, "alpha");
-        const std::vector<CompositionComponent> comps = composition_components(components);
+        const std::vector<CompositionComponent> comps = python_components(components, sampling_rate, relation);
         std::optional<Interval> d;
         {
           nb::gil_scoped_release release;
@@ -675,8 +646,10 @@ NB_MODULE(_core, m) {
         return interval(*d);
       },
       nb::arg("components"), nb::arg("alpha"), nb::arg("precision") = 128, nb::arg("direction") = "both",
-      "D_alpha of a composition of (SPEC | PrivacyLoss, times, sampling_rate | None) components in a direction,\n"
-      "certified: (lo, hi), (inf, inf) for +inf; refused (exactdp.Error) where a direction is not certified.");
+      nb::arg("sampling_rate") = nb::none(),
+      "D_alpha of a composition of (SPEC | PrivacyLoss, times, rate | 'mixture:...' | None) components, Poisson-\n"
+      "subsampled at sampling_rate on top, in a direction ('replace': the replace-one pairs), certified: (lo, hi),\n"
+      "(inf, inf) for +inf; refused (exactdp.Error) where a direction is not certified.");
 
   // Live sessions (sample/session.hpp), as `exactdp run`: exact sampling from the spec's tables.
   nb::class_<Session>(m, "Session",

@@ -110,7 +110,9 @@ def test_poisson_sampled_gaussian_goes_to_the_grid_bracket():
     e = dpa.SelfComposedDpEvent(dpa.PoissonSampledDpEvent(0.5, dpa.GaussianDpEvent(1.0)), 10)
     out = exactdp.epsilon_at(e, delta="1e-5", explain=True)
     assert out["route"] == "grid_bracket"
-    same = exactdp.grid_bracket("gauss:sigma=1", 10, delta="1e-5", sampling_rate="1/2")["value"]
+    # the bracket exactdp compose prints: the planner's first grid, resolution 32 (no relative_width)
+    assert out["resolution"] == 32
+    same = exactdp.grid_bracket("gauss:sigma=1", 10, delta="1e-5", sampling_rate="1/2", resolution=32)["value"]
     assert out["epsilon"] == same
     # subsampling only helps: below the unsampled Gaussian's exact value (GDP closed form)
     assert out["epsilon"][1] < exactdp.epsilon_at("gauss:sigma=1", 10, delta="1e-5")[0]

@@ -8,6 +8,7 @@
 #include "exactdp/core/error.hpp"
 #include "exactdp/core/limits.hpp"
 #include "exactdp/accounting/composition_plan.hpp"
+#include "exactdp/accounting/composition_query.hpp"
 #include "exactdp/accounting/mechanism_spec.hpp"
 #include "exactdp/accounting/replace_one.hpp"
 #include "exactdp/accounting/verdict.hpp"
@@ -88,10 +89,9 @@ json bounds_json(const std::vector<CompositionBound>& bounds, const Requests& re
   return out;
 }
 
-/// The report of a composition along a plan with a profile (accounting/composition_plan.hpp).
-json profile_report(const std::vector<Component>& comps, const CompositionPlan& plan, const Requests& req) {
-  const Precision prec = req.precision();
-  const ComposedPrivacy composed(comps, plan, prec);
+/// The report of a composition along a plan with a profile (accounting/composition_query.hpp).
+json profile_report(const CompositionQuery& query, const Requests& req, const std::optional<Rational>& width) {
+  const ComposedPrivacy& composed = query.composed();
   json r;
   if (const PrivacyLoss* loss = composed.exact_loss()) {
     r = exact_analysis(*loss, req);
@@ -112,25 +112,33 @@ json profile_report(const std::vector<Component>& comps, const CompositionPlan& 
       entry[to_string(d)] = {{key, to_json(symmetric || d == req.direction ? asked : value_of(d))}};
   };
   auto interval_json = [&](const Interval& v) { return certified(v, req.digits); };
+  // with --relative-width, "method" names the finest law any answer needed
+  std::string method = composed.method();
+  std::pair<unsigned, Precision> finest{0, 0};
+  auto value = [&](const CompositionAnswer& a) {
+    if (std::pair{a.resolution, a.precision} > finest) finest = {a.resolution, a.precision}, method = a.method;
+    return a.value;
+  };
   r["at"] = json::array();
   for (const auto& l : req.lambdas) {
     json e{{"lambda", to_string(l)}};
-    per_direction(e, "delta", [&](D d) { return composed.delta_at_lambda(l, d); }, interval_json);
+    per_direction(e, "delta", [&](D d) { return value(query.delta_at_lambda(l, d, width)); }, interval_json);
     r["at"].push_back(e);
   }
   for (const auto& x : req.epsilons) {
     json e{{"epsilon", to_string(x)}};
-    per_direction(e, "delta", [&](D d) { return composed.delta_at_epsilon(Interval(x, prec), d); }, interval_json);
+    per_direction(e, "delta", [&](D d) { return value(query.delta_at_epsilon(x, d, width)); }, interval_json);
     r["at"].push_back(e);
   }
   r["least"] = json::array();
   for (const auto& d : req.deltas) {
     json e{{"delta", to_string(d)}};
     // the point +∞: no finite ε; an upper end of +∞ alone: undecided at this precision
-    per_direction(e, "epsilon", [&](D dir) { return composed.least_epsilon(d, dir); },
+    per_direction(e, "epsilon", [&](D dir) { return value(query.least_epsilon(d, dir, width)); },
                   [&](const Interval& eps) { return eps.lower_is_finite() ? certified(eps, req.digits) : json("inf"); });
     r["least"].push_back(e);
   }
+  r["method"] = method;
   return r;
 }
 
@@ -152,8 +160,8 @@ void mark_replace_one(json& r) {
 /// For compositions without a certified profile (discrete Gaussian or Laplace used several times,
 /// or mixed with other mechanisms): only Rényi composition, and for each requested δ the RDP
 /// conversion of CKS20 Prop 12 — an upper bound on the least ε, reported among the bounds.
-json renyi_only_composition(const std::vector<Component>& comps, const CompositionPlan& plan, const Requests& req,
-                            bool user_asked_profile) {
+json renyi_only_composition(const CompositionQuery& query, const Requests& req, bool user_asked_profile) {
+  const CompositionPlan& plan = query.plan();
   if (user_asked_profile)
     throw Error("compose", "--lambda/--epsilon", "",
                 "this composition has no exact or certified profile here (" + plan.reason +
@@ -161,18 +169,18 @@ json renyi_only_composition(const std::vector<Component>& comps, const Compositi
   json r;
   r["exact"] = false;
   r["method"] = "Rényi composition (divergences add); no exact or certified profile exists here for this composition";
-  const json bounds = bounds_json(renyi_conversion_bounds(comps, req.alphas, req.deltas, req.precision()), req);
+  const json bounds = bounds_json(renyi_conversion_bounds(query.components(), req.alphas, req.deltas, req.precision()), req);
   if (!bounds.empty()) r["bounds"] = bounds;
   r["notes"] = json::array({"no profile: δ(ε) and the least ε are not available for this composition; the RDP bound is sound but not tight"});
   return r;
 }
 
-/// --plot: the composed privacy along the same plan as the text output, sampled for the figure
-/// (plot_figure.hpp; the composed law is built a second time).
-void plot_composition(const std::string& file, const std::vector<Component>& comps, const CompositionPlan& plan, const json& r,
-                      Precision prec, NeighbourDirection direction) {
-  if (!plan.has_profile()) throw Error("--plot", "", file, "this composition has no certified profile to draw (" + plan.reason + ")");
-  const ComposedPrivacy composed(comps, plan, prec);
+/// --plot: the composed privacy along the same law as the text output, sampled for the figure
+/// (plot_figure.hpp).
+void plot_composition(const std::string& file, const CompositionQuery& query, const json& r, NeighbourDirection direction) {
+  if (!query.plan().has_profile())
+    throw Error("--plot", "", file, "this composition has no certified profile to draw (" + query.plan().reason + ")");
+  const ComposedPrivacy& composed = query.composed();
   const std::string title = plot_title(r, "exactdp compose");
   if (const PrivacyLoss* loss = composed.exact_loss()) return plot_exact_pair(file, *loss, title, r);
   plot_certified(file, [&](const Interval& e) { return composed.delta_at_epsilon(e, direction); }, title, r);
@@ -204,6 +212,10 @@ std::function<int()> add_compose(CLI::App& app) {
                         ->check(CLI::Range(1ul, max_composition_uses));
   cmd->add_flag("--force", *force, "Compose exactly whenever the tables are rational, even above the memory budget");
   add_planner_memory_option(cmd, *max_memory_mib);
+  auto width_text = std::make_shared<std::string>();
+  cmd->add_option("--relative-width", *width_text,
+                  "Refine each delta and epsilon until hi - lo <= W * hi, 0 < W < 1 (finer grid brackets intersected, or more "
+                  "working precision; refused when the route cannot reach it: accounting/composition_query.hpp)");
   auto samplings = std::make_shared<std::vector<std::string>>();
   auto* sampling_opt = cmd->add_option("--sampling", *samplings,
                                        "poisson:q=R: Poisson subsampling at rate R of the preceding mechanism (exact tables, gauss or "
@@ -222,79 +234,67 @@ std::function<int()> add_compose(CLI::App& app) {
       req.lambdas.push_back(1);                           // total variation
       req.deltas.push_back(Rational(1, 100000));          // a conventional δ
     }
-    const NeighbourRelation relation = parse_neighbour_relation(opts->direction, "--direction");
-    // Pair each --times with the mechanism or pair before it, in command-line order. `written`
-    // keeps each component as written (unsampled) and its Poisson rate, for the replace-one question.
-    std::vector<Component> comps, written;
-    std::vector<std::optional<Rational>> rates;
+    // Each --times and --sampling belongs to the mechanism or pair before it, in command-line order;
+    // the library assembles the components (accounting/composition_query.hpp).
+    CompositionRequest request;
+    request.relation = parse_neighbour_relation(opts->direction, "--direction");
+    std::vector<ComponentRequest>& written = request.components;
     std::size_t mi = 0, pi = 0, ti = 0, si = 0;
     bool times_given = false;
     for (const CLI::Option* o : cmd->parse_order()) {
       if (o == mech_opt) {
         const std::string& s = (*mechanisms)[mi++];
         try {
-          comps.push_back({s, parse_mechanism_spec(s), std::nullopt, 1, std::nullopt});
-          written.push_back(comps.back());
-          rates.emplace_back();
+          written.push_back({s, parse_mechanism_spec(s), std::nullopt, 1, std::nullopt, std::nullopt});
         } catch (const Error& e) {
           throw e.in("--mechanism");
         }
         times_given = false;
       } else if (o == pair_opt) {
         const std::string& f = (*pairs)[pi++];
-        comps.push_back({f, std::nullopt, read_pair_file(f), 1, std::nullopt});
-        written.push_back(comps.back());
-        rates.emplace_back();
+        written.push_back({f, std::nullopt, read_pair_file(f), 1, std::nullopt, std::nullopt});
         times_given = false;
       } else if (o == sampling_opt) {
         const std::string& text = (*samplings)[si++];
-        if (comps.empty()) throw Error("--sampling", "", text, "--sampling must follow a --mechanism or --pair");
-        if (text.rfind("mixture:", 0) == 0) {  // the record contributes C times the sensitivity with probability W
-          std::vector<MixtureComponent> mixture;
-          try {
-            mixture = parse_sensitivity_mixture(text);
-          } catch (const Error& e) {
-            throw e.in("--sampling");
-          }
-          Component& c = comps.back();
-          const std::string source = c.source;
-          c = sensitivity_mixture(std::move(c), std::move(mixture), "--sampling");
-          c.source = source + " with " + text;
-          written.back().mixture = c.mixture;
+        if (written.empty()) throw Error("--sampling", "", text, "--sampling must follow a --mechanism or --pair");
+        ComponentRequest& c = written.back();
+        const bool mixture = text.rfind("mixture:", 0) == 0;  // the record contributes C times the sensitivity with probability W
+        if (mixture ? c.mixture.has_value() : c.sampling_rate.has_value())
+          throw Error("--sampling", "", text, "two --sampling of the same kind for the same mechanism");
+        if (mixture) {
+          c.mixture = text;
           continue;
         }
-        Rational rate;
         try {
-          rate = parse_sampling_rate(text);
+          c.sampling_rate = parse_sampling_rate(text);
         } catch (const Error& e) {
           throw e.in("--sampling");
         }
-        rates.back() = rate;
-        Component& c = comps.back();
-        const std::string source = c.source;
-        c = poisson_subsampled(std::move(c), rate, true, "--sampling");
-        c.source = source + " Poisson-subsampled at q = " + to_string(rate) + " (add/remove)";
-        if (c.pair) c.spec.reset();  // gauss and laplace keep their spec and rate (grid bracket)
       } else if (o == times_opt) {
         unsigned long k = (*times)[ti++];
-        if (comps.empty()) throw Error("--times", "", std::to_string(k), "--times must follow a --mechanism or --pair");
+        if (written.empty()) throw Error("--times", "", std::to_string(k), "--times must follow a --mechanism or --pair");
         if (times_given) throw Error("--times", "", std::to_string(k), "two --times for the same mechanism");
-        comps.back().times = k;
         written.back().times = k;
         times_given = true;
       }
     }
-    if (comps.empty()) throw Error("compose", "", "", "nothing to compose: give at least one --mechanism or --pair");
-    if (relation.replace_one) {  // each mechanism's replace-one pair, asked in the direction both (replace_one.hpp)
-      comps.clear();
-      for (std::size_t i = 0; i < written.size(); ++i) comps.push_back(replace_one(written[i], rates[i], "--direction"));
+    if (written.empty()) throw Error("compose", "", "", "nothing to compose: give at least one --mechanism or --pair");
+    CompositionQueryOptions options;
+    options.plan.memory_budget = *max_memory_mib << 20;
+    options.plan.force_exact = *force;
+    options.precision = req.precision();
+    const CompositionQuery query(composition_components(request), options);
+    const CompositionPlan& plan = query.plan();
+    const std::vector<Component>& comps = query.components();
+    std::optional<Rational> width;
+    if (!width_text->empty()) {
+      try {
+        width = parse_rational(*width_text, "--relative-width");
+      } catch (const Error& e) {
+        throw Error("--relative-width", "", *width_text, e.why());
+      }
     }
-    PlanOptions planning;
-    planning.memory_budget = *max_memory_mib << 20;
-    planning.force_exact = *force;
-    planning.grid_brackets = true;  // a subsampled gauss or laplace, a k-fold laplace: certified grid brackets
-    const CompositionPlan plan = plan_composition(comps, planning);
-    json r = plan.has_profile() ? profile_report(comps, plan, req) : renyi_only_composition(comps, plan, req, user_asked_profile);
+    json r = plan.has_profile() ? profile_report(query, req, width) : renyi_only_composition(query, req, user_asked_profile);
     r["plan"] = {{"route", to_string(plan.route)}, {"reason", plan.reason}};
     if (plan.route != CompositionRoute::exact) {
       r["renyi"] = json::array();
@@ -314,7 +314,7 @@ std::function<int()> add_compose(CLI::App& app) {
       const auto d = composed_max_divergence(comps, req.precision());
       r["renyi"].push_back({{"alpha", "inf"}, {"epsilon", d ? certified(*d, req.digits) : json("inf")}});
     }
-    if (relation.replace_one) mark_replace_one(r);
+    if (request.relation.replace_one) mark_replace_one(r);
     r["command"] = "compose";
     r["digits"] = req.digits;
     r["title"] = "exactdp compose";
@@ -326,7 +326,7 @@ std::function<int()> add_compose(CLI::App& app) {
       for (const auto& b : r["bounds"]) bounds.push_back(b);
     if (!bounds.empty()) r["bounds"] = bounds;
     emit(r, opts->json_output);
-    if (!opts->plot.empty()) plot_composition(opts->plot, comps, plan, r, req.precision(), req.direction);
+    if (!opts->plot.empty()) plot_composition(opts->plot, query, r, req.direction);
     return 0;
   };
 }

@@ -264,55 +264,32 @@ bool may_expand(const LevelCounts& c, std::size_t size, std::uint64_t last_produ
   return static_cast<double>(c.products) + predicted <= static_cast<double>(budget.products);
 }
 
-LevelCounts first_levels(const Game& game, unsigned horizon, const LevelBudget& budget = first_budget) {
-  const InteractiveMechanism& mech = *game.mechanism;
-  const Verifier& ver = *game.verifier;
-  struct Open {
-    VerifierState sigma;
-    std::array<std::vector<std::pair<StateId, Integer>>, 2> belief;
-  };
-  LevelCounts out;
-  std::vector<Open> level(1);
-  level[0].sigma = ver.initial_state();
-  {
-    RawChild raw;
-    for (int b = 0; b < 2; ++b) {
-      std::map<std::uint32_t, Rational> m;
-      for (const auto& [s, p] : game.initial[b]) m[s] += p;
-      for (auto& [s, p] : m) raw.belief[b].emplace_back(s, p);
-    }
-    Node n;
-    Rational z;
-    canonicalise(raw, 0, 0, n, z);
-    level[0].belief = n.belief;
-  }
-  out.keys.push_back(1);
+/// The level loop both measurements share. @p out holds the root's level count; from @p level (the
+/// root's nodes) each level is expanded by @p expand(node, products, emit), which adds the node's
+/// work to products and calls emit(child) with every canonical child worth counting, and its
+/// distinct keys are counted, until the horizon, an empty level, or a level that does not fit
+/// @p budget: such a level is dropped whole, since a partial level is no count.
+template <class Expand>
+void count_levels(LevelCounts& out, std::vector<Node> level, unsigned horizon, const LevelBudget& budget, const Expand& expand) {
   std::vector<std::uint8_t> bytes;
   std::uint64_t last_products = 0;
   std::size_t last_size = 0;
-  for (unsigned t = 0; t + 1 < horizon; ++t) {
+  for (unsigned t = 0; t + 1 < horizon && !level.empty(); ++t) {
     if (!may_expand(out, level.size(), last_products, last_size, budget)) break;
     std::unordered_set<std::string> seen;
-    std::vector<Open> next;
+    std::vector<Node> next;
     std::uint64_t key_bytes = 0, products = 0;
     bool whole = true;
-    for (const Open& o : level) {
-      const auto& acts = ver.allowed(o.sigma);
-      for (std::size_t i = 0; i < acts.size(); ++i) {
-        const VerifierState ns = ver.next(o.sigma, i);
-        for (RawChild& raw : belief_children(mech, o.belief, acts[i], &products)) {
-          Node n;
-          Rational z;
-          canonicalise(raw, 0, ns, n, z);
-          bytes.clear();
-          encode_node(n, bytes);
-          if (seen.emplace(bytes.begin(), bytes.end()).second) {
-            key_bytes += bytes.size();
-            next.push_back({ns, std::move(n.belief)});
-          }
-        }
+    auto emit = [&](Node&& child) {
+      bytes.clear();
+      encode_node(child, bytes);
+      if (seen.emplace(bytes.begin(), bytes.end()).second) {
+        key_bytes += bytes.size();
+        next.push_back(std::move(child));
       }
-      // a level that would overrun the budget is dropped whole: a partial level is no count
+    };
+    for (const Node& n : level) {
+      expand(n, products, emit);
       if (out.products + products > budget.products) {
         whole = false;
         break;
@@ -323,10 +300,41 @@ LevelCounts first_levels(const Game& game, unsigned horizon, const LevelBudget& 
     last_products = products;
     last_size = level.size();
     out.keys.push_back(next.size());
-    out.bytes_per_key = next.empty() ? 0 : static_cast<double>(key_bytes) / static_cast<double>(next.size());
+    if (!next.empty()) out.bytes_per_key = static_cast<double>(key_bytes) / static_cast<double>(next.size());
     level = std::move(next);
-    if (level.empty()) break;
   }
+}
+
+/// Exact key counts of the first levels of the unreduced game: children through the mechanism's
+/// own step (belief_children), canonical beliefs keyed with the verifier state.
+LevelCounts first_levels(const Game& game, unsigned horizon, const LevelBudget& budget = first_budget) {
+  const InteractiveMechanism& mech = *game.mechanism;
+  const Verifier& ver = *game.verifier;
+  std::vector<Node> level(1);
+  {
+    RawChild raw;
+    for (int b = 0; b < 2; ++b) {
+      std::map<std::uint32_t, Rational> m;
+      for (const auto& [s, p] : game.initial[b]) m[s] += p;
+      for (auto& [s, p] : m) raw.belief[b].emplace_back(s, p);
+    }
+    Rational z;
+    canonicalise(raw, 0, ver.initial_state(), level[0], z);
+  }
+  LevelCounts out;
+  out.keys.push_back(1);
+  count_levels(out, std::move(level), horizon, budget, [&](const Node& o, std::uint64_t& products, const auto& emit) {
+    const auto& acts = ver.allowed(o.sigma);
+    for (std::size_t i = 0; i < acts.size(); ++i) {
+      const VerifierState ns = ver.next(o.sigma, i);
+      for (RawChild& raw : belief_children(mech, o.belief, acts[i], &products)) {
+        Node n;
+        Rational z;
+        canonicalise(raw, 0, ns, n, z);
+        emit(std::move(n));
+      }
+    }
+  });
   return out;
 }
 
@@ -371,52 +379,25 @@ LevelCounts first_levels_compiled(const CompiledGame& g, const Game& game, unsig
   root_node(game, g, horizon, level[0], z);
   if (terminal(level[0])) level.clear();
   out.keys.push_back(level.size());
-  std::vector<std::uint8_t> bytes;
   std::vector<RawChild> raws;
-  std::uint64_t last_products = 0;
-  std::size_t last_size = 0;
-  for (unsigned t = 0; t + 1 < horizon && !level.empty(); ++t) {
-    if (!may_expand(out, level.size(), last_products, last_size, budget)) break;
-    std::unordered_set<std::string> seen;
-    std::vector<Node> next;
-    std::uint64_t key_bytes = 0, products = 0;
-    bool whole = true;
-    for (const Node& n : level) {
-      for (std::uint32_t a : g.kept_actions[n.rounds][n.sigma]) {
-        const MessagePair& pair = g.pairs[n.sigma][a];
-        for (int b = 0; b < 2; ++b) {
-          const auto slot = static_cast<std::uint32_t>(g.slot_of[b == 0 ? pair.world0 : pair.world1]);
-          for (const auto& [c, u] : n.belief[b]) {
-            const auto [first, last] = g.rows(n.rounds, c, slot);
-            products += static_cast<std::uint64_t>(last - first);
-          }
-        }
-        expand_action(g, n, a, raws);
-        for (const RawChild& raw : raws) {
-          Node c;
-          canonicalise(raw, n.rounds - 1, g.verifier_next[n.sigma][a], c, z);
-          if (terminal(c)) continue;
-          bytes.clear();
-          encode_node(c, bytes);
-          if (seen.emplace(bytes.begin(), bytes.end()).second) {
-            key_bytes += bytes.size();
-            next.push_back(std::move(c));
-          }
+  count_levels(out, std::move(level), horizon, budget, [&](const Node& n, std::uint64_t& products, const auto& emit) {
+    for (std::uint32_t a : g.kept_actions[n.rounds][n.sigma]) {
+      const MessagePair& pair = g.pairs[n.sigma][a];
+      for (int b = 0; b < 2; ++b) {
+        const auto slot = static_cast<std::uint32_t>(g.slot_of[b == 0 ? pair.world0 : pair.world1]);
+        for (const auto& [c, u] : n.belief[b]) {
+          const auto [first, last] = g.rows(n.rounds, c, slot);
+          products += static_cast<std::uint64_t>(last - first);
         }
       }
-      if (out.products + products > budget.products) {
-        whole = false;
-        break;
+      expand_action(g, n, a, raws);
+      for (const RawChild& raw : raws) {
+        Node c;
+        canonicalise(raw, n.rounds - 1, g.verifier_next[n.sigma][a], c, z);
+        if (!terminal(c)) emit(std::move(c));
       }
     }
-    if (!whole) break;
-    out.products += products;
-    last_products = products;
-    last_size = level.size();
-    out.keys.push_back(next.size());
-    if (!next.empty()) out.bytes_per_key = static_cast<double>(key_bytes) / static_cast<double>(next.size());
-    level = std::move(next);
-  }
+  });
   return out;
 }
 

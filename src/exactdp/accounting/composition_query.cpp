@@ -1,0 +1,163 @@
+#include "exactdp/accounting/composition_query.hpp"
+
+#include "exactdp/amplification/poisson.hpp"
+#include "exactdp/core/error.hpp"
+
+#include <algorithm>
+#include <utility>
+
+namespace exactdp {
+
+// ------------------------------------------------------------------ assembling the components
+
+namespace {
+
+/// One component as written, with its mixture parsed (errors name the sampling argument).
+CompositionComponent written_component(const ComponentRequest& r, const CompositionArgumentNames& names) {
+  if (r.times < 1 || r.times > max_composition_uses)
+    throw Error(names.where, names.times, std::to_string(r.times),
+                "must be an integer between 1 and " + std::to_string(max_composition_uses));
+  if (r.spec.has_value() == r.pair.has_value())
+    throw Error(names.where, names.what, r.source, "a component is a mechanism spec or a pair");
+  CompositionComponent c{r.source, r.spec, r.pair, r.times, std::nullopt, {}};
+  if (r.mixture) {
+    try {
+      c.mixture = parse_sensitivity_mixture(*r.mixture);
+    } catch (const Error& e) {
+      throw e.in(names.sampling);
+    }
+  }
+  return c;
+}
+
+/// The Poisson rate of @p r with the request's rate on top, if any.
+std::optional<Rational> combined_rate(const ComponentRequest& r, const std::optional<Rational>& on_top) {
+  if (!r.sampling_rate) return on_top;
+  if (!on_top) return r.sampling_rate;
+  return Rational(*r.sampling_rate * *on_top);
+}
+
+}  // namespace
+
+std::vector<CompositionComponent> composition_components(const CompositionRequest& request) {
+  const CompositionArgumentNames& names = request.names;
+  if (request.components.empty()) throw Error(names.where, names.what, "", "nothing to compose: give at least one mechanism or pair");
+  std::vector<CompositionComponent> out;
+  for (const ComponentRequest& r : request.components) {
+    CompositionComponent c = written_component(r, names);
+    const std::optional<Rational> rate = combined_rate(r, request.sampling_rate);
+    if (request.relation.replace_one) {  // each mechanism's replace-one pair, asked in the direction both
+      out.push_back(replace_one(c, rate, names.direction));
+      continue;
+    }
+    if (!c.mixture.empty()) {
+      if (rate)
+        throw Error(names.where, names.sampling, r.source,
+                    "a Gaussian mixture of sensitivities cannot be Poisson-sampled again (write the mixture of the "
+                    "subsampled mechanism itself)");
+      std::vector<MixtureComponent> mixture = std::move(c.mixture);
+      c.mixture.clear();
+      c = sensitivity_mixture(std::move(c), std::move(mixture), names.sampling);
+      c.source = r.source + " with " + *r.mixture;
+    } else if (rate && *rate != 1) {
+      if (sgn(*rate) < 0 || *rate > 1)
+        throw Error(names.where, names.sampling, to_string(*rate), "the sampling rate must lie in [0, 1]");
+      c = poisson_subsampled(std::move(c), *rate, true, names.sampling);
+      c.source = r.source + " Poisson-subsampled at q = " + to_string(*rate) + " (add/remove)";
+      if (c.pair) c.spec.reset();  // exact tables: the subsampled pair; gauss, laplace, certified masses keep spec and rate
+    }
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------ answering
+
+CompositionQuery::CompositionQuery(std::vector<CompositionComponent> components, CompositionQueryOptions options)
+    : components_(std::move(components)), options_(std::move(options)), plan_(plan_composition(components_, options_.plan)) {}
+
+const ComposedPrivacy& CompositionQuery::composed() const {
+  if (!plan_.has_profile()) {
+    // a subsampled or mixed component is what keeps the finite routes and the grid away
+    const bool sampled = std::any_of(components_.begin(), components_.end(), [](const CompositionComponent& c) {
+      return (c.sampling_rate && *c.sampling_rate != 1) || !c.mixture.empty();
+    });
+    throw Error(options_.names.where, sampled ? options_.names.sampling : options_.names.what, components_.front().source,
+                "no exact or certified profile: " + plan_.reason);
+  }
+  if (!first_) first_ = std::make_unique<ComposedPrivacy>(components_, plan_, options_.precision);
+  return *first_;
+}
+
+namespace {
+
+/// Whether [lo, hi] meets hi − lo ≤ w·hi; an infinite upper end (no finite ε, or undecided) counts
+/// as met, as no refinement changes it.
+bool narrow_enough(const Interval& v, const std::optional<Rational>& w) {
+  if (!w || !v.upper_is_finite()) return true;
+  if (!v.lower_is_finite()) return false;
+  const Rational hi = v.upper();
+  return hi - v.lower() <= *w * hi;
+}
+
+/// A grid bracket holding only its value, for intersect().
+GridBracket bracket(const Interval& value) {
+  GridBracket b;
+  b.value = value;
+  return b;
+}
+
+}  // namespace
+
+template <class At>
+CompositionAnswer CompositionQuery::refine(const At& at, const std::optional<Rational>& w) const {
+  const CompositionArgumentNames& names = options_.names;
+  if (w && (sgn(*w) <= 0 || *w >= 1)) throw Error(names.where, names.relative_width, to_string(*w), "must lie in (0, 1)");
+  const ComposedPrivacy& first = composed();
+  CompositionAnswer answer{at(first, options_.precision), plan_, first.method(), options_.precision,
+                           plan_.route == CompositionRoute::grid_bracket ? plan_.grid_resolution : 0};
+  if (narrow_enough(answer.value, w)) return answer;
+  if (plan_.route == CompositionRoute::grid_bracket) {
+    // finer grids, intersected: each bracket encloses the value (amplification/poisson.hpp, intersect)
+    CompositionPlan finer = plan_;
+    while (!narrow_enough(answer.value, w) && finer.grid_resolution < options_.max_grid_resolution) {
+      finer.grid_resolution *= 2;
+      const ComposedPrivacy law(components_, finer, options_.precision);
+      answer.value = intersect(bracket(answer.value), bracket(at(law, options_.precision))).value;
+      answer.method = law.method();
+      answer.resolution = finer.grid_resolution;
+    }
+    return answer;  // the finest intersection, even when still wider than asked
+  }
+  for (Precision p = options_.precision * 4; p <= options_.max_precision; p *= 4) {
+    const ComposedPrivacy law(components_, plan_, p);
+    answer.value = at(law, p);
+    answer.method = law.method();
+    answer.precision = p;
+    if (narrow_enough(answer.value, w)) return answer;
+  }
+  throw Error(names.where, names.relative_width, to_string(*w),
+              "the planner's route (" + to_string(plan_.route) + ") gives " + answer.value.to_string(17) + " at " +
+                  std::to_string(answer.precision) + " bits, wider than this relative width");
+}
+
+CompositionAnswer CompositionQuery::least_epsilon(const Rational& delta, NeighbourDirection direction,
+                                                  const std::optional<Rational>& relative_width) const {
+  return refine([&](const ComposedPrivacy& law, Precision) { return law.least_epsilon(delta, direction); }, relative_width);
+}
+
+CompositionAnswer CompositionQuery::delta_at_epsilon(const Rational& epsilon, NeighbourDirection direction,
+                                                     const std::optional<Rational>& relative_width) const {
+  return refine(
+      [&](const ComposedPrivacy& law, Precision p) {
+        return law.delta_at_epsilon(Interval(epsilon, p), direction);  // ε is exact: the point, at the law's precision
+      },
+      relative_width);
+}
+
+CompositionAnswer CompositionQuery::delta_at_lambda(const Rational& lambda, NeighbourDirection direction,
+                                                    const std::optional<Rational>& relative_width) const {
+  return refine([&](const ComposedPrivacy& law, Precision) { return law.delta_at_lambda(lambda, direction); }, relative_width);
+}
+
+}  // namespace exactdp
