@@ -5,6 +5,10 @@
 //   exactdp_fast_composition dlap [K]                    discrete Laplace ε = 1, k = K (10 000), ε(10^-5)
 //   exactdp_fast_composition dpsgd [RES] [K] [FACTOR] [T] [B]  subsampled Gaussian σ = 1, q = 1/100,
 //       ε(10^-5), tail mass 2^-T per truncation (default 10^-33), GridOptions::fine_bin_bits B (20)
+//   exactdp_fast_composition subsampled SPEC [K]        a certified pair (dlaplace:epsilon=1, krr, …)
+//       Poisson-subsampled at q = 1/10, K uses (10): δ(1) and ε(10^-5) on the grid at resolutions
+//       64 … 4096 (the atom-by-atom route turned off), then atom by atom (docs/composition.md)
+#include "exactdp/accounting/mechanism_spec.hpp"
 #include "exactdp/amplification/poisson.hpp"
 #include "exactdp/compose/fast_convolution.hpp"
 #include "exactdp/divergence/privacy_loss.hpp"
@@ -51,6 +55,26 @@ CertifiedLoss dlaplace(const Rational& eps) {
 int main(int argc, char** argv) {
   const std::string what = argc > 1 ? argv[1] : "dlap";
   const Rational delta(1, 100000);
+  if (what == "subsampled") {
+    const std::string spec = argc > 2 ? argv[2] : "dlaplace:epsilon=1";
+    const unsigned long k = argc > 3 ? std::strtoul(argv[3], nullptr, 10) : 10;
+    const CertifiedLoss loss = *parse_mechanism_spec(spec).certified_loss();
+    const Rational rate(1, 10);
+    for (unsigned res : {64u, 256u, 1024u, 4096u, 0u}) {
+      FastCompositionOptions o;
+      if (res != 0) o.resolution = o.max_resolution = res, o.max_enumerated_atoms = 0;
+      const std::string route = res != 0 ? "grid at resolution " + std::to_string(res) : "atom by atom";
+      timed(spec + ", " + std::to_string(k) + " uses, " + route + ": delta(1)", [&] {
+        const FastBracket b = fast_delta_at_epsilon(loss, k, Rational(1), rate, o);
+        return "relative width " + relative(b.value) + ", " + std::to_string(b.points) + " points";
+      });
+      timed(spec + ", " + std::to_string(k) + " uses, " + route + ": eps(1e-5)", [&] {
+        const FastBracket b = fast_epsilon_at_delta(loss, k, delta, rate, o);
+        return "relative width " + relative(b.value) + ", " + std::to_string(b.points) + " points";
+      });
+    }
+    return 0;
+  }
   if (what == "dlap") {
     const unsigned long k = argc > 2 ? std::strtoul(argv[2], nullptr, 10) : 10000;
     const CertifiedLoss loss = dlaplace(1);

@@ -109,3 +109,32 @@ def test_pairs_follow_the_planners_memory_budget():
         # the same mechanism as a spec (its binomial route): the two certified brackets must meet
         spec = exactdp.epsilon_at("rr:lambda=3", times=10**6, delta="1e-5")
         assert max(big["epsilon"][0], spec[0]) <= min(big["epsilon"][1], spec[1])
+
+
+def test_irrational_discrete_laplace_composed_reaches_tiny_relative_width():
+    # dlaplace:epsilon=1 (r = e^-1, irrational) Poisson-subsampled at q = 1/10, 10 uses: the planner's
+    # fast route composes the two subsampled atoms exactly (no grid), so relative_width 1e-8 is met
+    # at once. Truth: the binomial sum over the clamped pair P = (1, r)/(1 + r), Q = (r, 1)/(1 + r),
+    # formed by hand in mpmath; the least epsilon by bisection on that sum.
+    r = mpmath.e ** -1
+    p, qq = [1 / (1 + r), r / (1 + r)], [r / (1 + r), 1 / (1 + r)]
+    rate = mpmath.mpf(1) / 10
+    a = [rate * p[i] + (1 - rate) * qq[i] for i in range(2)]
+
+    def h(x, y, k, gamma):
+        return mpmath.fsum(mpmath.binomial(k, i) * max(0, x[0] ** i * x[1] ** (k - i) - gamma * y[0] ** i * y[1] ** (k - i))
+                           for i in range(k + 1))
+
+    def delta(eps):
+        g = mpmath.e ** eps
+        return max(h(a, qq, 10, g), h(qq, a, 10, g))
+
+    width = Fraction(1, 10 ** 8)
+    lo, hi = exactdp.delta_at("dlaplace:epsilon=1", 10, epsilon=1, sampling_rate="1/10", relative_width=width)
+    assert hi - lo <= width * hi
+    assert mpmath.mpf(lo.numerator) / lo.denominator <= delta(1) <= mpmath.mpf(hi.numerator) / hi.denominator
+    lo, hi = exactdp.epsilon_at("dlaplace:epsilon=1", 10, delta="1/100000", sampling_rate="1/10", relative_width=width)
+    assert hi - lo <= width * hi
+    # delta is decreasing in epsilon: above 1e-5 just below the bracket, at most 1e-5 at its upper end
+    assert delta(mpmath.mpf(lo.numerator) / lo.denominator - mpmath.mpf(10) ** -12) > mpmath.mpf(1) / 100000
+    assert delta(mpmath.mpf(hi.numerator) / hi.denominator) <= mpmath.mpf(1) / 100000

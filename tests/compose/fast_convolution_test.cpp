@@ -113,6 +113,7 @@ TEST(FastComposition, GriddedBracketContainsTheExactValueAndNarrows) {
     FastCompositionOptions o;
     o.resolution = res;
     o.max_resolution = res;  // one resolution only
+    o.max_enumerated_atoms = 0;  // the grid, not the atom-by-atom composition
     const FastBracket b = fast_delta_at_epsilon(loss, k, eps, std::nullopt, o);
     EXPECT_FALSE(b.lattice);
     EXPECT_TRUE(brackets(b.value, truth)) << "resolution " << res << ": " << b.value.to_string();
@@ -122,6 +123,7 @@ TEST(FastComposition, GriddedBracketContainsTheExactValueAndNarrows) {
   // the catastrophic atom leaves P-mass 1 − (3/4)^6 ≈ 0.82 at +∞: ε is finite only for δ above it
   FastCompositionOptions o;
   o.max_resolution = 256;
+  o.max_enumerated_atoms = 0;
   const FastBracket e = fast_epsilon_at_delta(loss, k, q(9, 10), std::nullopt, o);
   EXPECT_TRUE(brackets(e.value, exact.least_epsilon(q(9, 10)))) << e.value.to_string();
   EXPECT_FALSE(fast_epsilon_at_delta(loss, k, q(1, 10), std::nullopt, o).value.upper_is_finite());
@@ -193,6 +195,129 @@ TEST(CertifiedLossPower, LatticePowerAgreesWithRepeatedSquaring) {
       ASSERT_EQ(ef.upper_is_finite(), es.upper_is_finite()) << ef.to_string() << " vs " << es.to_string();
       if (es.upper_is_finite()) EXPECT_TRUE(brackets(ef, es)) << ef.to_string() << " vs " << es.to_string();
     }
+  }
+}
+
+// ---- pairs off any lattice, composed atom by atom (exact losses) -------------------------------
+
+/// The relative width (hi − lo)/hi of a finite bracket.
+double relative_width(const Interval& b) {
+  return mpq_get_d(Rational((b.upper() - b.lower()) / b.upper()).get_mpq_t());
+}
+
+// The discrete Laplace pair with r = 1/2 (the clamped pair (2/3, 1/3), (1/3, 2/3)) Poisson-subsampled
+// at q = 1/10 has rational ratios 11/10 and 19/20, which share no base: no lattice. Composed atom by
+// atom its bracket must contain the exact profile of the exactly subsampled pair composed exactly
+// (independent route: PrivacyLoss::self_compose_by_squaring on rationals) and be as narrow as the
+// working precision, not a grid step. The same pair with a ratio-1 outcome added (krr-like) has
+// composed atoms of exactly equal loss, whose order the enumeration cannot certify: both sides of
+// its least-ε bracket then come from merged or lowered runs.
+TEST(FastComposition, EnumeratedSubsampledPairEqualsTheExactComposition) {
+  const std::vector<PrivacyLoss> pairs = {
+      PrivacyLoss::from_masses({{q(2, 3), q(1, 3)}, {q(1, 3), q(2, 3)}}),
+      PrivacyLoss::from_masses({{q(1, 2), q(1, 4)}, {q(1, 4), q(1, 2)}, {q(1, 4), q(1, 4)}})};
+  for (const PrivacyLoss& base : pairs) {
+    for (const Rational& rate : {q(1, 10), q(1, 2)}) {
+      for (unsigned long k : {1ul, 10ul, 30ul}) {
+        const PrivacyProfile exact(poisson_subsample(base, rate).self_compose_by_squaring(k));
+        for (const Rational& eps : {q(0), q(1, 10), q(1)}) {
+          const FastBracket b = fast_delta_at_epsilon(base, k, eps, rate);
+          EXPECT_TRUE(b.enumerated);
+          const Interval truth = exact.delta(exp(Interval(eps)));
+          EXPECT_TRUE(brackets(b.value, truth)) << "k = " << k << ", eps = " << to_string(eps) << ": " << b.value.to_string();
+          if (sgn(truth.lower()) > 0) EXPECT_LT(relative_width(b.value), 1e-25) << b.value.to_string();
+        }
+        for (const Rational& delta : {q(1, 100000), q(1, 100)}) {
+          const FastBracket e = fast_epsilon_at_delta(base, k, delta, rate);
+          if (exact.least_lambda(delta).is_infinite()) {
+            EXPECT_FALSE(e.value.upper_is_finite());
+            continue;
+          }
+          const Interval truth = exact.least_epsilon(delta);
+          EXPECT_TRUE(brackets(e.value, truth)) << "k = " << k << ", delta = " << to_string(delta) << ": " << e.value.to_string();
+          if (sgn(truth.lower()) > 0) EXPECT_LT(relative_width(e.value), 1e-25) << e.value.to_string();
+        }
+      }
+    }
+  }
+}
+
+// The discrete Laplace mechanism with r = e^{−1} (irrational) Poisson-subsampled at q = 1/10, 10
+// uses: the truth from an independent 60-digit mpmath sum over the binomial of the two subsampled
+// atoms (A = (q + (1 − q)r, (q·r + 1 − q))/(1 + r) against B = (r, 1)/(1 + r); δ the sum of
+// C(10, i)(A₀^i A₁^{10−i} − e·B₀^i B₁^{10−i})⁺, ε by 200 bisection steps on max(remove, add)):
+// δ(1) = 3.326541598884119235664431060057638097866e−4 (add 0), ε(10⁻⁵) = 1.3240652331386600926994654030292933688…
+TEST(FastComposition, EnumeratedIrrationalDiscreteLaplaceMatchesHighPrecisionSum) {
+  const CertifiedLoss dlap = dlaplace_by_epsilon(q(1));
+  const Rational rate = q(1, 10);
+  const FastBracket d = fast_delta_at_epsilon(dlap, 10, q(1), rate);
+  EXPECT_TRUE(d.enumerated);
+  const Interval delta_truth = Interval::hull(Rational("3326541598884119235664431060057638097865/10000000000000000000000000000000000000000000"),
+                                              Rational("3326541598884119235664431060057638097867/10000000000000000000000000000000000000000000"));
+  EXPECT_TRUE(brackets(d.value, delta_truth)) << d.value.to_string(45);
+  EXPECT_LT(relative_width(d.value), 1e-30) << d.value.to_string(45);
+  const FastBracket e = fast_epsilon_at_delta(dlap, 10, q(1, 100000), rate);
+  const Interval eps_truth = Interval::hull(Rational("13240652331386600926994654030292933688/10000000000000000000000000000000000000"),
+                                            Rational("13240652331386600926994654030292933689/10000000000000000000000000000000000000"));
+  EXPECT_TRUE(brackets(e.value, eps_truth)) << e.value.to_string(45);
+  EXPECT_LT(relative_width(e.value), 1e-30) << e.value.to_string(45);
+  // one direction at a time: the add direction's δ(1) is 0 (its largest loss, 10·ln(1/(1 − q(1 − r))),
+  // is about 0.65 < 1), the remove direction's is the value above
+  FastCompositionOptions add;
+  add.direction = NeighbourDirection::add;
+  EXPECT_EQ(fast_delta_at_epsilon(dlap, 10, q(1), rate, add).value.upper(), 0);
+  FastCompositionOptions remove;
+  remove.direction = NeighbourDirection::remove;
+  EXPECT_TRUE(brackets(fast_delta_at_epsilon(dlap, 10, q(1), rate, remove).value, delta_truth));
+  // 10⁴ uses: the Q-masses at the top losses (about 10⁻⁵·e^{−96}) must keep their relative accuracy
+  // or the least ε is lost (a fixed-point product answered [0, ∞)). The same mpmath sum at 50 digits
+  // gives δ(96.27383622) = 1.0000000013·10⁻⁵ > 10⁻⁵ and δ(96.27383623) = 0.99999999964·10⁻⁵, so ε(10⁻⁵)
+  // lies between them.
+  const FastBracket far = fast_epsilon_at_delta(dlap, 10000, q(1, 100000), rate);
+  EXPECT_TRUE(far.enumerated);
+  EXPECT_TRUE(far.value.subset_of(Interval::hull(q(9627383622, 100000000), q(9627383623, 100000000)))) << far.value.to_string(20);
+}
+
+/// A random pair on 2 or 3 outcomes with rational masses (possibly an outcome of one world only).
+PrivacyLoss random_pair() {
+  const auto n = *rc::gen::inRange<std::size_t>(2, 4);
+  std::vector<long> p, qq;
+  for (std::size_t i = 0; i < n; ++i) {
+    p.push_back(*rc::gen::inRange(0, 6));
+    qq.push_back(*rc::gen::inRange(0, 6));
+  }
+  p[0] += 1;  // both totals positive
+  qq[n - 1] += 1;
+  long sp = 0, sq = 0;
+  for (std::size_t i = 0; i < n; ++i) sp += p[i], sq += qq[i];
+  std::vector<std::pair<Rational, Rational>> masses;
+  for (std::size_t i = 0; i < n; ++i) masses.push_back({q(p[i], sp), q(qq[i], sq)});
+  return PrivacyLoss::from_masses(masses);
+}
+
+// Laws over random small pairs, rates and numbers of uses: the atom-by-atom bracket and the grid
+// bracket both contain the exact value (exact subsampling and composition on rationals), and the
+// grid's refinement never widens its bracket (brackets are intersected across resolutions).
+RC_GTEST_PROP(FastComposition, EveryRouteContainsTheExactValueAndRefiningNeverWidens, ()) {
+  const PrivacyLoss base = random_pair();
+  const Rational rate = q(*rc::gen::inRange(1, 10), 10);
+  const unsigned long k = *rc::gen::inRange<unsigned long>(1, 7);
+  const Rational eps = q(*rc::gen::inRange(0, 12), 4);
+  const PrivacyProfile exact(poisson_subsample(base, rate).self_compose_by_squaring(k));
+  const Interval truth = exact.delta(exp(Interval(eps)));
+  const FastBracket enumerated = fast_delta_at_epsilon(base, k, eps, rate);
+  RC_ASSERT(brackets(enumerated.value, truth));
+  Interval previous = Interval::hull(Rational(0), Rational(1));
+  for (unsigned res : {8u, 16u, 32u}) {
+    FastCompositionOptions o;
+    o.resolution = 8;
+    o.max_resolution = res;
+    o.relative_width = Rational(1, 1000000000);  // never reached: every resolution up to res is used
+    o.max_enumerated_atoms = 0;
+    const FastBracket grid = fast_delta_at_epsilon(base, k, eps, rate, o);
+    RC_ASSERT(brackets(grid.value, truth));
+    if (!grid.lattice) RC_ASSERT(grid.value.subset_of(previous));
+    previous = grid.value;
   }
 }
 

@@ -647,7 +647,7 @@ std::string ComposedPrivacy::method() const {
     case CompositionRoute::fast_convolution:
       return "fast certified convolution of " + std::to_string(components_.front().times) +
              " uses (grid laws bounding the privacy-loss distribution from both sides, quasi-linear products; "
-             "exact grid for lattice losses)";
+             "exact grid for lattice losses; a small pair off any lattice composed atom by atom with exact losses)";
     case CompositionRoute::grid_bracket:
       if (grid_.size() > 1)
         return "certified grid bracket of a composition of " + std::to_string(grid_.size()) +

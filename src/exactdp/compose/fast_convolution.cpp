@@ -6,6 +6,9 @@
 #include "exactdp/divergence/functionals.hpp"
 #include "exactdp/numeric/directed_rounding.hpp"
 
+#include <mpfi.h>
+#include <mpfr.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -414,6 +417,18 @@ FastBracket epsilon_bracket(const Composed& c, const Rational& delta, Precision 
           c.prepared.resolution};
 }
 
+/// The intersection of two brackets of one true value (each may have an upper end +∞; the point
+/// +∞ only when the truth is +∞). A finer grid does not always give a narrower single bracket (a
+/// lower law's rounding can land worse), so the refinement keeps the intersection: it never widens.
+Interval intersect_brackets(const Interval& a, const Interval& b, Precision precision) {
+  const bool a_point_inf = !a.lower_is_finite(), b_point_inf = !b.lower_is_finite();
+  if (a_point_inf || b_point_inf) return a_point_inf ? a : b;
+  const Rational lo = std::max(a.lower(), b.lower());
+  if (!a.upper_is_finite() && !b.upper_is_finite()) return Interval::at_least(lo, precision);
+  const Rational hi = !a.upper_is_finite() ? b.upper() : !b.upper_is_finite() ? a.upper() : std::min(a.upper(), b.upper());
+  return Interval::hull(lo, std::max(lo, hi), precision);
+}
+
 bool narrow_enough(const Interval& v, const Rational& relative_width) {
   if (!v.lower_is_finite() || !v.upper_is_finite()) return false;
   return v.upper() - v.lower() <= relative_width * v.upper();
@@ -424,8 +439,11 @@ template <class Evaluate>
 FastBracket refine(const Direction& remove, const Direction& add, const std::optional<Interval>& lattice_step,
                    unsigned long k, const FastCompositionOptions& o, Evaluate evaluate) {
   check_common(k, o);
+  std::optional<Interval> seen;  // the intersection of the brackets so far: each contains the truth
   for (unsigned res = o.resolution;; res *= 2) {
     FastBracket b = evaluate(compose_all(prepare(remove, add, lattice_step, res, o), k, o));
+    if (seen) b.value = intersect_brackets(*seen, b.value, o.precision);
+    seen = b.value;
     if (lattice_step || narrow_enough(b.value, o.relative_width) || res > o.max_resolution / 2) return b;
   }
 }
@@ -511,6 +529,249 @@ std::pair<Direction, Direction> directions(const CertifiedLoss& loss, const std:
   return {one(loss), one(loss.swapped())};
 }
 
+// ---- small finite pairs: composed atom by atom, losses exact ----------------------------------
+
+/// One outcome class of a finite one-use pair with both masses positive: A its mass in the first
+/// law of the remove direction (P, or q·P + (1 − q)·Q when subsampled), B in the second.
+struct PairAtom {
+  Interval a, b;
+};
+
+/// A finite one-use pair as the enumeration needs it: the atoms with A, B > 0, and the total
+/// masses of the outcomes of one law only (ratio +∞ in the remove direction: A with B = 0; in the
+/// add direction: B with A = 0).
+struct FinitePair {
+  std::vector<PairAtom> atoms;
+  Interval a_only, b_only;
+};
+
+FinitePair finite_pair(const PrivacyLoss& base, const std::optional<Rational>& q, Precision prec) {
+  const PrivacyLoss loss = q && *q != 1 ? poisson_subsample(base, *q) : base;
+  FinitePair f{{}, Interval::zero(prec), Interval::zero(prec)};
+  for (const auto& a : loss.atoms()) {
+    if (a.ratio.is_infinite()) f.a_only += Interval(a.p, prec);
+    else if (sgn(a.ratio.value()) == 0) f.b_only += Interval(a.q, prec);
+    else f.atoms.push_back({Interval(a.p, prec), Interval(a.q, prec)});
+  }
+  return f;
+}
+
+/// The same for a certified loss, Poisson-subsampled at @p q < 1 if given: an atom with masses
+/// (p, q′) becomes (q·p + (1 − q)·q′, q′) (the ratio-0 atoms then have both masses positive).
+FinitePair finite_pair(const CertifiedLoss& loss, const std::optional<Rational>& q, Precision prec) {
+  const bool sampled = q && *q != 1;
+  const Interval rate(sampled ? *q : Rational(1), prec), rest(sampled ? Rational(1 - *q) : Rational(0), prec);
+  FinitePair f{{}, Interval::zero(prec), Interval::zero(prec)};
+  for (const auto& a : loss.atoms()) {
+    if (a.ratio.is_infinite()) f.a_only += rate * a.p;  // no Q-mass: B = 0 exactly
+    else if (a.ratio.is_zero() && !sampled) f.b_only += a.q;
+    else f.atoms.push_back({sampled ? rate * a.p + rest * a.q : a.p, a.q});
+  }
+  return f;
+}
+
+bool is_exact_zero(const Interval& x) { return mpfr_zero_p(&x.get()->left) && mpfr_zero_p(&x.get()->right); }
+
+/// The k-fold composition of a finite pair, atom by atom: for every count vector n (n_i uses
+/// fall on atom i, Σ n_i = k) the masses A(n) = (k; n)·Π A_i^{n_i} and B(n) likewise, and the
+/// loss Σ n_i·ln(A_i/B_i), all enclosed in interval arithmetic at the working precision. The
+/// vectors are walked so that each follows from a neighbour by one step n_d + 1, n_last − 1, which
+/// multiplies A by n_last/(n_d + 1)·A_d/A_last (B likewise) and adds ln(A_d/B_d) − ln(A_last/B_last)
+/// to the loss: floating enclosures keep their relative accuracy however small a mass gets (a
+/// fixed-point product would lose the Q-masses of the top losses, which the least ε needs), and
+/// losses are never rounded onto a grid, so the brackets are as narrow as the working precision.
+struct Enumerated {
+  std::vector<Interval> a, b, loss;  ///< the composed atoms with A, B > 0, ascending loss (enclosures ordered by lower end)
+  /// Consecutive runs of atoms whose loss enclosures overlap (their order undecided): [begin, end)
+  /// of each run, in order; a run of one atom is certainly ordered.
+  std::vector<std::pair<std::size_t, std::size_t>> runs;
+  Interval remove_catastrophic, add_catastrophic;  ///< 1 − (1 − a_only)^k, 1 − (1 − b_only)^k
+};
+
+/// C(k + m − 1, m − 1), the number of count vectors of k uses on m atoms, or 0 above @p cap.
+std::size_t count_vectors(std::size_t m, unsigned long k, std::size_t cap) {
+  if (m <= 1) return 1;
+  long double c = 1;  // C(k + j, j) for j = 1 … m − 1, exact while it stays below 2^64
+  for (std::size_t j = 1; j < m; ++j) {
+    c = c * (static_cast<long double>(k) + static_cast<long double>(j)) / static_cast<long double>(j);
+    if (c > static_cast<long double>(cap)) return 0;
+  }
+  return static_cast<std::size_t>(c + 0.5L);
+}
+
+std::optional<Enumerated> enumerate(const FinitePair& f, unsigned long k, const FastCompositionOptions& o) {
+  const std::size_t m = f.atoms.size();
+  if (o.max_enumerated_atoms == 0) return std::nullopt;
+  const std::size_t count = count_vectors(m, k, o.max_enumerated_atoms);
+  if (count == 0) return std::nullopt;
+  const Precision prec = o.precision;
+  const Interval one(1L, prec);
+  Enumerated e;
+  auto catastrophic = [&](const Interval& only) {
+    return is_exact_zero(only) ? Interval::zero(prec) : one - pow(one - only, static_cast<long>(k));
+  };
+  e.remove_catastrophic = catastrophic(f.a_only);
+  e.add_catastrophic = catastrophic(f.b_only);
+  if (m == 0) return e;
+  const PairAtom& last = f.atoms[m - 1];
+  const Interval last_loss = log(last.a) - log(last.b);
+  std::vector<Interval> step_a, step_b, step_loss;  // per dimension d < m − 1
+  for (std::size_t d = 0; d + 1 < m; ++d) {
+    step_a.push_back(f.atoms[d].a / last.a);
+    step_b.push_back(f.atoms[d].b / last.b);
+    step_loss.push_back(log(f.atoms[d].a) - log(f.atoms[d].b) - last_loss);
+  }
+  std::vector<Interval> a, b, loss;
+  a.reserve(count);
+  b.reserve(count);
+  loss.reserve(count);
+  const long kk = static_cast<long>(k);
+  // depth-first over d = 0 … m − 2; `rest` uses are still on the last atom
+  auto walk = [&](auto&& self, std::size_t d, Interval x, Interval y, Interval l, unsigned long rest) -> void {
+    if (d + 1 == m) {
+      a.push_back(std::move(x));
+      b.push_back(std::move(y));
+      loss.push_back(std::move(l));
+      return;
+    }
+    for (unsigned long c = 0;; ++c) {
+      self(self, d + 1, x, y, l, rest - c);
+      if (c == rest) break;
+      const Interval factor = Interval(static_cast<long>(rest - c), prec) / Interval(static_cast<long>(c + 1), prec);
+      x *= factor * step_a[d];
+      y *= factor * step_b[d];
+      l += step_loss[d];
+    }
+  };
+  walk(walk, 0, pow(last.a, kk), pow(last.b, kk), Interval(kk, prec) * last_loss, k);
+  std::vector<std::size_t> order(a.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+    return mpfr_cmp(&loss[x].get()->left, &loss[y].get()->left) < 0;
+  });
+  // permute in place by swapping MPFI values (no allocation: the three vectors are most of the memory)
+  std::vector<bool> placed(order.size(), false);
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    if (placed[i]) continue;
+    for (std::size_t j = i;;) {
+      placed[j] = true;
+      const std::size_t next = order[j];
+      if (next == i) break;
+      mpfi_swap(a[j].get(), a[next].get());
+      mpfi_swap(b[j].get(), b[next].get());
+      mpfi_swap(loss[j].get(), loss[next].get());
+      j = next;
+    }
+  }
+  e.a = std::move(a);
+  e.b = std::move(b);
+  e.loss = std::move(loss);
+  // runs: an atom starts a new run when its loss is certainly above every loss before it
+  for (std::size_t i = 0; i < e.loss.size();) {
+    std::size_t end = i + 1;
+    mpfr_srcptr reach = &e.loss[i].get()->right;
+    while (end < e.loss.size() && mpfr_cmp(&e.loss[end].get()->left, reach) <= 0) {
+      if (mpfr_cmp(&e.loss[end].get()->right, reach) > 0) reach = &e.loss[end].get()->right;
+      ++end;
+    }
+    e.runs.emplace_back(i, end);
+    i = end;
+  }
+  return e;
+}
+
+/// H_λ of the composed pair in one direction (remove: Σ (A − λB)⁺, add: Σ (B − λA)⁺, plus the
+/// mass of that direction's first law only), certified.
+Interval enumerated_hockey_stick(const Enumerated& e, const Interval& lambda, bool add) {
+  Interval h = add ? e.add_catastrophic : e.remove_catastrophic;
+  for (std::size_t i = 0; i < e.a.size(); ++i)
+    h += add ? hockey_stick_term(e.b[i], e.a[i], lambda) : hockey_stick_term(e.a[i], e.b[i], lambda);
+  return h;
+}
+
+/// The least λ of one direction, bounded from @p side, by least_lambda_by_suffixes over the atoms
+/// from the highest loss of that direction down. A run of atoms whose order is undecided is
+/// replaced by one atom: for the lower bound their merge (ΣA, ΣB) — a post-processing of the pair,
+/// which lowers every H_λ and so the least λ; for the upper bound (ΣA, ΣA·e^{−t}) with t the top of
+/// the run's losses — Q-masses lowered, which raises every H_λ. Either way the order is certain.
+/// Returns least_lambda_by_suffixes's enclosure: its lower end bounds the least λ from below (both
+/// sides), its upper end from above (for side = upper, or when no run has two atoms).
+Interval enumerated_least_lambda(const Enumerated& e, const Rational& delta, bool add, BoundSide side, Precision prec) {
+  const std::size_t n = e.runs.size();
+  std::size_t r = 0;
+  const Interval lambda = least_lambda_by_suffixes(add ? e.add_catastrophic : e.remove_catastrophic, delta, prec,
+                                                   [&](Interval& pm, Interval& qm) {
+    if (r == n) return false;
+    // remove: runs from the top loss down; add: losses negated, so from the bottom up
+    const auto [begin, end] = e.runs[add ? r : n - 1 - r];
+    ++r;
+    const std::vector<Interval>& first = add ? e.b : e.a;
+    const std::vector<Interval>& second = add ? e.a : e.b;
+    pm = first[begin];
+    qm = second[begin];
+    if (end - begin == 1) return true;
+    for (std::size_t i = begin + 1; i < end; ++i) {
+      pm += first[i];
+      qm += second[i];
+    }
+    if (side == BoundSide::upper) {
+      // the run's top loss in this direction: remove the largest upper end, add minus the least lower end
+      Interval top(add ? Rational(-e.loss[begin].lower()) : e.loss[begin].upper(), prec);
+      for (std::size_t i = begin + 1; i < end; ++i)
+        top = max(top, Interval(add ? Rational(-e.loss[i].lower()) : e.loss[i].upper(), prec));
+      qm = pm * exp(-top);
+    }
+    return true;
+  });
+  return lambda;
+}
+
+/// ε = ln λ from the lower (side = lower) or upper end of an enclosure of the least λ, on that
+/// side of the true ε (0 where λ ≤ 1); std::nullopt for +∞.
+std::optional<Rational> epsilon_of(const Interval& lambda, BoundSide side, Precision prec) {
+  if (!lambda.lower_is_finite()) return std::nullopt;  // the point +∞
+  if (side == BoundSide::upper && !lambda.upper_is_finite()) return std::nullopt;
+  const Rational l = side == BoundSide::upper ? lambda.upper() : lambda.lower();
+  if (l <= 1) return Rational(0);
+  const Interval e = log(Interval(l, prec));
+  return side == BoundSide::upper ? e.upper() : e.lower();
+}
+
+bool has_undecided_run(const Enumerated& e) {
+  return std::any_of(e.runs.begin(), e.runs.end(), [](const auto& r) { return r.second - r.first > 1; });
+}
+
+FastBracket enumerated_bracket(const Enumerated& e, Interval value, Precision prec) {
+  FastBracket b{std::move(value), Interval::zero(prec), false, e.a.size(), 0};
+  b.enumerated = true;
+  return b;
+}
+
+FastBracket enumerated_delta(const Enumerated& e, const Rational& epsilon, const FastCompositionOptions& o) {
+  const Interval lambda = exp(Interval(epsilon, o.precision));
+  const bool remove = o.direction != NeighbourDirection::add, add = o.direction != NeighbourDirection::remove;
+  Interval h = Interval::zero(o.precision);
+  if (remove) h = enumerated_hockey_stick(e, lambda, false);
+  if (add) h = remove ? max(h, enumerated_hockey_stick(e, lambda, true)) : enumerated_hockey_stick(e, lambda, true);
+  Rational lo = std::max(Rational(0), h.lower()), hi = std::min(Rational(1), h.upper());
+  if (lo > hi) lo = hi;
+  return enumerated_bracket(e, Interval::hull(lo, hi, o.precision), o.precision);
+}
+
+FastBracket enumerated_epsilon(const Enumerated& e, const Rational& delta, const FastCompositionOptions& o) {
+  const Precision p = o.precision;
+  const bool split = has_undecided_run(e);
+  auto bounds = [&](bool add) -> std::pair<std::optional<Rational>, std::optional<Rational>> {
+    if (!wanted(add ? 2 : 0, o.direction)) return {Rational(0), Rational(0)};  // a direction not asked: ε = 0
+    // one pass when every run is a single atom (the order is certain); else one per side
+    const Interval lo = enumerated_least_lambda(e, delta, add, BoundSide::lower, p);
+    const Interval hi = split ? enumerated_least_lambda(e, delta, add, BoundSide::upper, p) : lo;
+    return {epsilon_of(lo, BoundSide::lower, p), epsilon_of(hi, BoundSide::upper, p)};
+  };
+  const auto r = bounds(false), a = bounds(true);
+  return enumerated_bracket(e, least_epsilon_bracket({r.first, a.first}, {r.second, a.second}, p), p);
+}
+
 }  // namespace
 
 FastBracket fast_delta_at_epsilon(const PrivacyLoss& loss, unsigned long k, const Rational& epsilon,
@@ -518,6 +779,11 @@ FastBracket fast_delta_at_epsilon(const PrivacyLoss& loss, unsigned long k, cons
   if (sgn(epsilon) < 0) throw Error("fast composition", "epsilon", to_string(epsilon), "must be non-negative");
   std::optional<Interval> lattice_step;
   const auto [remove, add] = directions(loss, sampling_rate, lattice_step, options.precision);
+  if (!lattice_step) {
+    check_common(k, options);
+    if (auto e = enumerate(finite_pair(loss, sampling_rate, options.precision), k, options))
+      return enumerated_delta(*e, epsilon, options);
+  }
   return refine(remove, add, lattice_step, k, options, [&](const Composed& c) {
     return delta_bracket(c, epsilon, options.precision, options.direction);
   });
@@ -528,6 +794,11 @@ FastBracket fast_epsilon_at_delta(const PrivacyLoss& loss, unsigned long k, cons
   if (sgn(delta) <= 0 || delta > 1) throw Error("fast composition", "delta", to_string(delta), "must lie in (0, 1]");
   std::optional<Interval> lattice_step;
   const auto [remove, add] = directions(loss, sampling_rate, lattice_step, options.precision);
+  if (!lattice_step) {
+    check_common(k, options);
+    if (auto e = enumerate(finite_pair(loss, sampling_rate, options.precision), k, options))
+      return enumerated_epsilon(*e, delta, options);
+  }
   return refine(remove, add, lattice_step, k, options, [&](const Composed& c) {
     return epsilon_bracket(c, delta, options.precision, options.direction);
   });
@@ -548,6 +819,11 @@ FastBracket fast_delta_at_epsilon(const CertifiedLoss& loss, unsigned long k, co
   if (sgn(epsilon) < 0) throw Error("fast composition", "epsilon", to_string(epsilon), "must be non-negative");
   std::optional<Interval> lattice_step;
   const auto [remove, add] = directions(loss, sampling_rate, lattice_step, options.precision);
+  if (!lattice_step) {
+    check_common(k, options);
+    if (auto e = enumerate(finite_pair(loss, sampling_rate, options.precision), k, options))
+      return enumerated_delta(*e, epsilon, options);
+  }
   return refine(remove, add, lattice_step, k, options, [&](const Composed& c) {
     return delta_bracket(c, epsilon, options.precision, options.direction);
   });
@@ -558,6 +834,11 @@ FastBracket fast_epsilon_at_delta(const CertifiedLoss& loss, unsigned long k, co
   if (sgn(delta) <= 0 || delta > 1) throw Error("fast composition", "delta", to_string(delta), "must lie in (0, 1]");
   std::optional<Interval> lattice_step;
   const auto [remove, add] = directions(loss, sampling_rate, lattice_step, options.precision);
+  if (!lattice_step) {
+    check_common(k, options);
+    if (auto e = enumerate(finite_pair(loss, sampling_rate, options.precision), k, options))
+      return enumerated_epsilon(*e, delta, options);
+  }
   return refine(remove, add, lattice_step, k, options, [&](const Composed& c) {
     return epsilon_bracket(c, delta, options.precision, options.direction);
   });

@@ -21,6 +21,14 @@
 /// and combined by max, so δ(ε) and the least ε at δ are those of the symmetric profile, as
 /// PrivacyProfile::delta and PrivacyProfile::least_epsilon define them.
 ///
+/// A finite pair whose losses are on no lattice (a Poisson-subsampled pair, ratios c·e^s with
+/// several coefficients) has no grid that holds its losses, and the lower law above rounds each
+/// loss down by up to a step: an error of order k·h, the whole width of the bracket. Such a pair is
+/// composed atom by atom instead when its k-fold composition is small enough
+/// (FastCompositionOptions::max_enumerated_atoms): every count vector of the multinomial with its
+/// masses and its loss enclosed in interval arithmetic, δ(ε) summed and the least ε scanned over
+/// suffixes with no grid at all (FastBracket::enumerated; docs/composition.md).
+///
 /// Evaluation on a grid law is linear in its length and runs in binary64 with directed rounding
 /// (numeric/directed_rounding.hpp), anchored by MPFI enclosures of e^{−jh}; its relative error is
 /// about (length)·2^−52, far below the grid's.
@@ -107,6 +115,12 @@ struct FastCompositionOptions {
   std::size_t max_points = std::size_t(1) << 24;
   ConvolutionOptions convolution;       ///< F, the integer scale of the masses in products
   Precision precision = default_precision;  ///< of the MPFI anchors and the final logarithm
+  /// A pair that is not on a lattice is composed atom by atom, with exact losses and no grid
+  /// (brackets as narrow as the working precision), when its k-fold composition has at most this
+  /// many atoms: C(k + m − 1, m − 1) for m one-use atoms with both masses positive. Above it, the
+  /// grid. 0: always the grid. Memory: three MPFI enclosures per atom (about 0.45 KB at the
+  /// default precision), so the default 2^19 holds at most about 240 MB.
+  std::size_t max_enumerated_atoms = std::size_t(1) << 19;
   /// Which divergence of the pair is bracketed (divergence/direction.hpp): remove H(P‖Q), add
   /// H(Q‖P), or both (their maximum, the default).
   NeighbourDirection direction = NeighbourDirection::both;
@@ -119,6 +133,9 @@ struct FastBracket {
   bool lattice = false;      ///< true when the losses lie on the grid exactly (no grid error)
   std::size_t points = 0;    ///< the largest composed law's length
   unsigned resolution = 0;   ///< the resolution used (0 for a lattice)
+  /// true when the pair was composed atom by atom with exact losses (no grid; `step` is 0 and
+  /// `points` the number of composed atoms): FastCompositionOptions::max_enumerated_atoms.
+  bool enumerated = false;
 };
 
 /// δ(ε) = max(H_{e^ε}(P^k‖Q^k), H_{e^ε}(Q^k‖P^k)) of the k-fold composition of @p loss,
