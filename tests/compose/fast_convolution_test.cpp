@@ -193,7 +193,7 @@ TEST(CertifiedLossPower, LatticePowerAgreesWithRepeatedSquaring) {
       }
       const Interval ef = fast.least_epsilon(q(1, 10)), es = slow.least_epsilon(q(1, 10));
       ASSERT_EQ(ef.upper_is_finite(), es.upper_is_finite()) << ef.to_string() << " vs " << es.to_string();
-      if (es.upper_is_finite()) EXPECT_TRUE(brackets(ef, es)) << ef.to_string() << " vs " << es.to_string();
+      if (es.upper_is_finite()) { EXPECT_TRUE(brackets(ef, es)) << ef.to_string() << " vs " << es.to_string(); }
     }
   }
 }
@@ -225,7 +225,7 @@ TEST(FastComposition, EnumeratedSubsampledPairEqualsTheExactComposition) {
           EXPECT_TRUE(b.enumerated);
           const Interval truth = exact.delta(exp(Interval(eps)));
           EXPECT_TRUE(brackets(b.value, truth)) << "k = " << k << ", eps = " << to_string(eps) << ": " << b.value.to_string();
-          if (sgn(truth.lower()) > 0) EXPECT_LT(relative_width(b.value), 1e-25) << b.value.to_string();
+          if (sgn(truth.lower()) > 0) { EXPECT_LT(relative_width(b.value), 1e-25) << b.value.to_string(); }
         }
         for (const Rational& delta : {q(1, 100000), q(1, 100)}) {
           const FastBracket e = fast_epsilon_at_delta(base, k, delta, rate);
@@ -235,7 +235,7 @@ TEST(FastComposition, EnumeratedSubsampledPairEqualsTheExactComposition) {
           }
           const Interval truth = exact.least_epsilon(delta);
           EXPECT_TRUE(brackets(e.value, truth)) << "k = " << k << ", delta = " << to_string(delta) << ": " << e.value.to_string();
-          if (sgn(truth.lower()) > 0) EXPECT_LT(relative_width(e.value), 1e-25) << e.value.to_string();
+          if (sgn(truth.lower()) > 0) { EXPECT_LT(relative_width(e.value), 1e-25) << e.value.to_string(); }
         }
       }
     }
