@@ -106,6 +106,55 @@ TEST(ParametricTreeCounter, WorstRatioIsOneOverRToTheLevels) {
   }
 }
 
+TEST(ParametricTreeCounter, SpecHorizonShorterThanTheTreeIsHonoured) {
+  // By hand, height 2 (T = 4) stopped at horizon 3: the outputs at t = 1, 2, 3 read the level-0 node
+  // {1}, the level-1 node {1,2}, and {1,2} + {3}; the level-2 node {1…4} is released only at t = 4.
+  // A unit change at step 1 moves {1} and {1,2}, one at step 2 moves {1,2}, one at step 3 moves {3}
+  // ({3,4} has an even index and is never drawn): at most 2 released nodes, each clamped DLap(r) of
+  // ratio 1/r (X-CLAMP-EXACT): the worst ratio is 1/r² for every r (1/r³ for the whole tree).
+  const auto spec_with = [](int horizon) {
+    return parse_parametric_spec(library_spec("tree-counter", R"("height": 2, "r": "r")", horizon), "tree-h" + std::to_string(horizon));
+  };
+  const ParametricSpec short_spec = spec_with(3);
+  EXPECT_EQ(short_spec.game.horizon, 3u);
+  const auto ratio = parametric::worst_case_ratio_for_all(short_spec.game, short_spec.game.horizon);
+  ASSERT_FALSE(ratio.infinite);
+  ASSERT_EQ(ratio.partition.pieces.size(), 1u);
+  EXPECT_EQ(ratio.candidates[ratio.best[0]], RationalFunction::variable().pow(-2));
+  // the numeric engine on the instance at rational r (which honours the spec's horizon) agrees
+  const auto views = parametric::transcript_probabilities(short_spec.game, short_spec.game.horizon);
+  for (const Rational r : {fraction(1, 7), fraction(1, 2), fraction(5, 6)}) {
+    const Game numeric = short_spec.instantiate(r);
+    EXPECT_EQ(numeric.horizon, 3u);
+    EXPECT_EQ(worst_ratio_at(views, r), worst_case_ratio(numeric).max().value()) << "r = " << r;
+  }
+  // the decision with its numeric cross-check: 1/r² holds for every r, 1/r fails everywhere
+  const auto instantiate = [&](const Rational& x) { return short_spec.instantiate(x); };
+  EXPECT_TRUE(check_pure_dp_for_all(short_spec.game, instantiate, parse_rational_function("1/r^2", "r")).decision.holds_for_all());
+  const auto fails = check_pure_dp_for_all(short_spec.game, instantiate, parse_rational_function("1/r", "r"));
+  ASSERT_EQ(fails.decision.failing.size(), 1u);
+  // a horizon past the tree's end adds rounds after the counter halted (as the numeric counter does):
+  // the whole tree's 1/r³, the table exact at every horizon
+  const ParametricSpec long_spec = spec_with(6);
+  EXPECT_EQ(long_spec.game.horizon, 6u);
+  EXPECT_FALSE(long_spec.game.max_horizon);
+  const auto whole = parametric::worst_case_ratio_for_all(long_spec.game, long_spec.game.horizon);
+  ASSERT_EQ(whole.partition.pieces.size(), 1u);
+  EXPECT_EQ(whole.candidates[whole.best[0]], RationalFunction::variable().pow(-3));
+  EXPECT_EQ(worst_case_ratio(long_spec.instantiate(fraction(1, 3))).max().value(), Rational(27));
+}
+
+TEST(ParametricDCounter, SpecHorizonShorterThanTheTreesIsHonoured) {
+  // By hand, d = 2 counters of height 1 stopped at horizon 1: only the level-0 node {1} of each is
+  // released, so a unit change of both coordinates moves 2 nodes: r^{-2} (r^{-4} at the full T = 2)
+  const ParametricSpec spec = parse_parametric_spec(library_spec("d-counter", R"("d": 2, "height": 1, "r": "r")", 1), "dc-h1");
+  EXPECT_EQ(spec.game.horizon, 1u);
+  const auto ratio = parametric::worst_case_ratio_for_all(spec.game, 1);
+  ASSERT_EQ(ratio.partition.pieces.size(), 1u);
+  EXPECT_EQ(ratio.candidates[ratio.best[0]], RationalFunction::variable().pow(-2));
+  EXPECT_EQ(worst_case_ratio(spec.instantiate(fraction(2, 5))).max().value(), fraction(25, 4));
+}
+
 TEST(ParametricAboveThreshold, HorizonOneClosedForm) {
   // By hand, margins v ∈ {0, 1}, one query: "above" iff v + ν > τ, i.e. D = ν − τ ≥ 1 − v. As in
   // the svt-counter's closed form above, Pr[D ≥ 0] = (1+z)/2 and Pr[D ≥ 1] = (1−z)/2 with
@@ -125,7 +174,7 @@ TEST(ParametricNoisyIncrements, WorstRatioIsOneOverR) {
   for (int steps = 1; steps <= 3; ++steps) {
     const ParametricSpec spec = parse_parametric_spec(library_spec("noisy-increments", R"("steps": )" + std::to_string(steps) + R"(, "r": "r")"),
                                                       "ni.json");
-    EXPECT_EQ(spec.game.max_horizon, static_cast<unsigned>(steps));
+    EXPECT_FALSE(spec.game.max_horizon) << "explored past the last step: exact at every horizon";
     const auto ratio = parametric::worst_case_ratio_for_all(spec.game, spec.game.horizon);
     ASSERT_FALSE(ratio.infinite);
     ASSERT_EQ(ratio.partition.pieces.size(), 1u) << "steps " << steps;

@@ -73,7 +73,7 @@ parametric::ParametricGame make_parametric_library_game(const std::string& name,
       const RationalFunction r = noise_parameter(args, "r", parameter);
       const long max_input = args.integer("max_input", 1, 1, 8), clamp = args.integer("clamp", 0, 0, 4);
       args.finish("d, height, r, max_input = 1, clamp = 0");
-      return d_counter_for_all(d, height, r, max_input, clamp, range, parameter);
+      return d_counter_for_all(d, height, r, max_input, clamp, range, parameter, horizon);
     }
     if (name == "noisy-increments") {
       if (!args.has("steps")) args.fail("steps", "", "missing required parameter \"steps\"");
@@ -89,7 +89,7 @@ parametric::ParametricGame make_parametric_library_game(const std::string& name,
     const RationalFunction r = noise_parameter(args, "r", parameter);
     const long max_input = args.integer("max_input", 1, 1, 16), clamp = args.integer("clamp", 0, 0, 64);
     args.finish("height, r, max_input = 1, clamp = 0");
-    return binary_tree_counter_for_all(height, r, max_input, clamp, range, parameter);
+    return binary_tree_counter_for_all(height, r, max_input, clamp, range, parameter, horizon);
   } catch (const Error& e) {
     if (e.where() == args.where()) throw;  // already anchored in the source
     // a builder's refusal names its parameter (or "range") as the field

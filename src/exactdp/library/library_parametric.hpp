@@ -49,20 +49,27 @@ parametric::ParametricGame above_threshold_for_all(const ParametricSvtParams& pa
                                                    unsigned horizon = 0);
 
 /// The binary-tree counter (library::binary_tree_counter, THEOREMS.md D.6) with DLap(@p r) per
-/// node as a parametric game, for every value of the parameter in @p range (horizon 2^height).
+/// node as a parametric game, for every value of the parameter in @p range, up to @p horizon rounds
+/// (0: 2^height, the numeric counter's default). As for the numeric counter, a horizon below 2^height
+/// stops the game early and a larger one adds rounds after the counter has halted; from 2^height on
+/// the table is exact at every horizon (ParametricGame::max_horizon unset), below it up to @p horizon.
 parametric::ParametricGame binary_tree_counter_for_all(unsigned height, const parametric::RationalFunction& r, long max_input, long clamp,
-                                                       const parametric::ParameterRange& range, const std::string& parameter = "r");
+                                                       const parametric::ParameterRange& range, const std::string& parameter = "r",
+                                                       unsigned horizon = 0);
 
 /// The d-counter (library::d_counter, HSV Cor 7.5): d binary-tree counters of height @p height with
 /// DLap(@p r) per node side by side, relation f_C (input vectors at L∞ distance ≤ 1, one differing
-/// pair), as a parametric game over 2^height rounds for every value of the parameter in @p range.
-/// The limits are those of library::d_counter (d ≤ 3, height ≤ 3, max_input ≤ 8, clamp ≤ 4).
+/// pair), as a parametric game for every value of the parameter in @p range, up to @p horizon rounds
+/// (0: 2^height; the horizon as for binary_tree_counter_for_all). The limits are those of
+/// library::d_counter (d ≤ 3, height ≤ 3, max_input ≤ 8, clamp ≤ 4).
 parametric::ParametricGame d_counter_for_all(unsigned d, unsigned height, const parametric::RationalFunction& r, long max_input, long clamp,
-                                             const parametric::ParameterRange& range, const std::string& parameter = "r");
+                                             const parametric::ParameterRange& range, const std::string& parameter = "r",
+                                             unsigned horizon = 0);
 
 /// The noisy-increments counter (library::noisy_increments_counter, THEOREMS.md D.7) with the
 /// increments' noise DLap(@p r) as a parametric game over @p steps rounds, for every value of the
-/// parameter in @p range, up to @p horizon rounds (0 or more than @p steps: all @p steps). Each
+/// parameter in @p range, up to @p horizon rounds (0: @p steps; the horizon as for
+/// binary_tree_counter_for_all). Each
 /// increment clamp(x + Z, −clamp, max_input + clamp) has the closed form of noise/dlap_closed_form.hpp.
 parametric::ParametricGame noisy_increments_counter_for_all(unsigned steps, const parametric::RationalFunction& r, long max_input, long clamp,
                                                             const parametric::ParameterRange& range, const std::string& parameter = "r",
