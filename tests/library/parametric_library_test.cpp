@@ -144,6 +144,19 @@ TEST(ParametricTreeCounter, SpecHorizonShorterThanTheTreeIsHonoured) {
   EXPECT_EQ(worst_case_ratio(long_spec.instantiate(fraction(1, 3))).max().value(), Rational(27));
 }
 
+TEST(ParametricTreeCounter, ViewPairsDoNotDependOnTheMerging) {
+  // By hand: a transcript of the tree counter of height 2 has ratio r^{-m} or r^{m}, m the number of
+  // released nodes the differing input moved (0 … 3 over the whole tree, 0 … 2 by horizon 3), and
+  // two pairs with ratios r^{±m} are one class up to a positive factor and order: 3 classes at
+  // horizon 3, 4 from horizon 4 on — whether the last round's leaves were reached through merged
+  // nodes (horizon ≥ 5, after the counter halted) or not (horizon 4).
+  const ParametricSpec spec = parse_parametric_spec(library_spec("tree-counter", R"("height": 2, "r": "r")", 6), "tree-h6");
+  const RationalFunction lambda = RationalFunction::variable().pow(-3);
+  EXPECT_EQ(parametric::check_pure_dp_for_all(spec.game, lambda, 3).view_pairs, 3u);
+  for (unsigned horizon = 4; horizon <= 6; ++horizon)
+    EXPECT_EQ(parametric::check_pure_dp_for_all(spec.game, lambda, horizon).view_pairs, 4u) << "horizon " << horizon;
+}
+
 TEST(ParametricDCounter, SpecHorizonShorterThanTheTreesIsHonoured) {
   // By hand, d = 2 counters of height 1 stopped at horizon 1: only the level-0 node {1} of each is
   // released, so a unit change of both coordinates moves 2 nodes: r^{-2} (r^{-4} at the full T = 2)
