@@ -208,6 +208,40 @@ TEST(ParametricDCounter, WorstRatioIsOneOverRToTheNodes) {
   }
 }
 
+TEST(ParametricLdpProtocol, ClosedFormsByHand) {
+  // By hand (HSV C8.8, equality for this toy, E.10 H14): the server's view of n users, k of whom
+  // move by one, is Comp(k × RR_λ) on the differing users' one differing indicator bit (the other
+  // bits have equal laws): with λ = 1/r the worst ratio is r^{-k}; at λ itself δ = 0 for k = 1, and
+  // for k = 2, with p = λ/(1+λ) = 1/(1+r) and q = r/(1+r), δ(λ) = (p² − λq²)⁺ + 2(pq − λpq)⁺ =
+  // (1 − r)/(1 + r)².
+  const RationalFunction r = RationalFunction::variable();
+  for (int k = 1; k <= 2; ++k) {
+    const ParametricSpec spec = parse_parametric_spec(
+        library_spec("ldp-threshold-protocol", R"("users": 2, "k": )" + std::to_string(k) + R"(, "lambda": "1/r")"), "ldp");
+    EXPECT_EQ(spec.game.horizon, 1u);
+    const auto ratio = parametric::worst_case_ratio_for_all(spec.game, 1);
+    ASSERT_FALSE(ratio.infinite);
+    ASSERT_EQ(ratio.partition.pieces.size(), 1u) << "k " << k;
+    EXPECT_EQ(ratio.candidates[ratio.best[0]], r.pow(-k)) << "k " << k;
+    const auto delta = parametric::worst_case_delta_for_all(spec.game, r.pow(-1), 1);
+    const RationalFunction expected = k == 1 ? RationalFunction(0) : parse_rational_function("(1-r)/(1+r)^2", "r");
+    for (const auto& d : delta.delta) EXPECT_EQ(d, expected) << "k " << k;
+    // and the numeric engine on the protocol built with λ = 1/r at rational r
+    for (const Rational x : {fraction(1, 3), fraction(3, 4)}) {
+      EXPECT_EQ(worst_case_ratio(spec.instantiate(x)).max().value(), r.pow(-k).evaluate(x)) << "k " << k << " r = " << x;
+      EXPECT_EQ(worst_case_hockey_stick(spec.instantiate(x), Rational(1 / x)).delta(), expected.evaluate(x)) << "k " << k << " r = " << x;
+    }
+  }
+  // λ must exceed 1 for every r of the range: "r" does not on (0, 1), the error names the argument
+  try {
+    parse_parametric_spec(library_spec("ldp-threshold-protocol", R"("users": 1, "k": 1, "lambda": "r")"), "bad.json");
+    ADD_FAILURE() << "accepted lambda = r";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.field(), "/mechanism/params/lambda") << e.what();
+    EXPECT_EQ(e.value(), "r") << e.what();
+  }
+}
+
 RC_GTEST_PROP(ParametricLibrary, NewMechanismsEqualTheNumericEngineAtRationalPoints, ()) {
   // every transcript probability, through the worst ratio: at a random rational r the parametric
   // pairs evaluated at r give the numeric engine's worst_case_ratio on the mechanism built with r
@@ -215,7 +249,8 @@ RC_GTEST_PROP(ParametricLibrary, NewMechanismsEqualTheNumericEngineAtRationalPoi
       parse_parametric_spec(library_spec("above-threshold", R"("r_threshold": "r", "r_query": "r", "queries": 2)"), "at-rr"),
       parse_parametric_spec(library_spec("above-threshold", R"("r_threshold": "r^2", "r_query": "1/3", "cutoff": 2, "queries": 2)"), "at-r2"),
       parse_parametric_spec(library_spec("noisy-increments", R"("steps": 2, "r": "r", "max_input": 2, "clamp": 1)"), "ni"),
-      parse_parametric_spec(library_spec("d-counter", R"("d": 2, "height": 1, "r": "r^2", "clamp": 1)"), "dc")};
+      parse_parametric_spec(library_spec("d-counter", R"("d": 2, "height": 1, "r": "r^2", "clamp": 1)"), "dc"),
+      parse_parametric_spec(library_spec("ldp-threshold-protocol", R"("users": 2, "k": 2, "lambda": "(1+r^2)/r")"), "ldp")};
   static const std::vector<parametric::ViewPairs> views = [] {
     std::vector<parametric::ViewPairs> out;
     for (const auto& s : specs) out.push_back(parametric::transcript_probabilities(s.game, s.game.horizon));

@@ -6,6 +6,9 @@
 #include "exactdp/mechanism/interactive.hpp"
 #include "exactdp/library/library.hpp"
 #include "exactdp/library/library_detail.hpp"
+#include "exactdp/library/library_parametric.hpp"
+#include "exactdp/library/parametric_detail.hpp"
+#include "exactdp/noise/number_field.hpp"
 #include "exactdp/mechanism/noninteractive.hpp"
 
 #include <algorithm>
@@ -106,10 +109,14 @@ std::shared_ptr<const Verifier> pairs_verifier(const InteractiveMechanism& mech,
   return std::make_shared<PairsVerifier>(std::move(ids), k);
 }
 
-/// One bit of randomized response: b with probability λ/(1+λ).
-std::vector<Outcome<Vec>> rr_bit(const Rational& lambda, long bit, const Vec& next) {
-  const Rational keep = lambda / (1 + lambda);
-  return {{keep, std::to_string(bit), next}, {1 - keep, std::to_string(1 - bit), next}};
+/// One bit of randomized response over the field policy F (noise/number_field.hpp): b with
+/// probability λ/(1+λ) — a rational function of λ, so the numeric user and its parametric twin run
+/// the same code.
+template <class F>
+std::vector<SubOutcome<typename F::Value, Vec>> rr_bit(const typename F::Value& lambda, long bit, const Vec& next) {
+  using V = typename F::Value;
+  const V keep = lambda / (V(1) + lambda);
+  return {{keep, std::to_string(bit), next}, {V(1) - keep, std::to_string(1 - bit), next}};
 }
 
 // ------------------------------------------------------------------ d-counter
@@ -552,21 +559,38 @@ void check_user_lambda(const char* where, const Rational& lambda) {
   require(lambda > 1 && lambda <= 1000, where, "lambda", lambda, "must be greater than 1 (and at most 1000)");
 }
 
-/// The two-round threshold user: state {phase (0 idle, 1 has data, 2 answered r1, 3 done), v}.
+const std::vector<std::string>& threshold_user_messages() {
+  static const std::vector<std::string> m{"data:0", "data:1", "data:2", "r1", "r2"};
+  return m;
+}
+
+std::string show_threshold_user(const Vec& s) { return "phase=" + std::to_string(s[0]) + (s.size() > 1 ? ",v=" + std::to_string(s[1]) : ""); }
+
+/// The two-round threshold user's step over the field policy F (the numeric user and the
+/// parametric protocol run it): state {phase (0 idle, 1 has data, 2 answered r1, 3 done), v}.
+template <class F>
+std::vector<SubOutcome<typename F::Value, Vec>> threshold_user_step(const Vec& s, const std::string& m, const typename F::Value& lambda) {
+  using V = typename F::Value;
+  if (s[0] == 3) return {{V(1), halt_answer, s}};
+  if (m.rfind("data:", 0) == 0) {
+    if (s[0] != 0) return {{V(1), invalid_answer, s}};
+    return {{V(1), "ok", Vec{1, std::stol(m.substr(5))}}};
+  }
+  if (m == "r1" && s[0] == 1) return rr_bit<F>(lambda, s[1] >= 1 ? 1 : 0, Vec{2, s[1]});
+  if (m == "r2" && s[0] == 2) return rr_bit<F>(lambda, s[1] >= 2 ? 1 : 0, Vec{3, s[1]});
+  return {{V(1), invalid_answer, s}};
+}
+
+/// The two-round threshold user as a mechanism with its initial state.
 std::pair<std::shared_ptr<const InteractiveMechanism>, StateId> make_threshold_user(const Rational& lambda) {
-  auto step = [lambda](const Vec& s, const std::string& m) -> std::vector<Outcome<Vec>> {
-    if (s[0] == 3) return {{Rational(1), halt_answer, s}};
-    if (m.rfind("data:", 0) == 0) {
-      if (s[0] != 0) return {{Rational(1), invalid_answer, s}};
-      return {{Rational(1), "ok", Vec{1, std::stol(m.substr(5))}}};
-    }
-    if (m == "r1" && s[0] == 1) return rr_bit(lambda, s[1] >= 1 ? 1 : 0, Vec{2, s[1]});
-    if (m == "r2" && s[0] == 2) return rr_bit(lambda, s[1] >= 2 ? 1 : 0, Vec{3, s[1]});
-    return {{Rational(1), invalid_answer, s}};
+  auto step = [lambda](const Vec& s, const std::string& m) {
+    std::vector<Outcome<Vec>> out;
+    for (auto& o : threshold_user_step<noise::RationalField>(s, m, lambda))
+      out.push_back({std::move(o.probability), std::move(o.answer), std::move(o.next)});
+    return out;
   };
-  auto show = [](const Vec& s) { return "phase=" + std::to_string(s[0]) + (s.size() > 1 ? ",v=" + std::to_string(s[1]) : ""); };
-  auto mech = std::make_shared<LambdaMechanism<Vec, detail::VectorHash>>(
-      "threshold user(lambda=" + to_string(lambda) + ")", std::vector<std::string>{"data:0", "data:1", "data:2", "r1", "r2"}, step, show);
+  auto mech = std::make_shared<LambdaMechanism<Vec, detail::VectorHash>>("threshold user(lambda=" + to_string(lambda) + ")",
+                                                                         threshold_user_messages(), step, show_threshold_user);
   const StateId start = mech->state_id(Vec{0});
   return {mech, start};
 }
@@ -593,33 +617,8 @@ bool k_sparse_neighbours(const std::string& a, const std::string& b, unsigned k)
   return differing <= k;
 }
 
-}  // namespace
-
-Game ldp_threshold_user(const Rational& lambda) {
-  check_user_lambda("library::ldp_threshold_user", lambda);
-  // (not a structured binding: clang before 16 cannot capture one in a lambda)
-  const auto user = make_threshold_user(lambda);
-  const auto& mech = user.first;
-  const auto& start = user.second;
-  auto id = [&](const std::string& m) { return *mech->message_id(m); };
-  std::vector<std::vector<AutomatonVerifier::Edge>> edges(4);
-  for (long v = 0; v <= 2; ++v)
-    for (long w = std::max(0L, v - 1); w <= std::min(2L, v + 1); ++w)
-      edges[0].push_back({{id("data:" + std::to_string(v)), id("data:" + std::to_string(w))}, 1});
-  edges[1].push_back({{id("r1"), id("r1")}, 2});
-  edges[2].push_back({{id("r2"), id("r2")}, 3});
-  auto verifier = std::make_shared<AutomatonVerifier>(std::vector<std::string>{"idle", "ready", "asked", "done"}, 0, std::move(edges));
-  return continual_game(mech->name() + " under f_{~*,prop*}", mech, start, verifier, 3);
-}
-
-CompositeModel ldp_threshold_protocol(unsigned users, const Rational& lambda, unsigned k) {
-  const char* where = "library::ldp_threshold_protocol";
-  require(users >= 1 && users <= 3, where, "users", Rational(users), "must be between 1 and 3");
-  require(k >= 1 && k <= users, where, "k", Rational(k), "must be between 1 and the number of users");
-  check_user_lambda(where, lambda);
-  const auto [user, start] = make_threshold_user(lambda);
-  CompositeModel m;
-  for (unsigned i = 0; i < users; ++i) m.subs.push_back({user, start});
+/// S_P of the toy two-round protocol over @p n users (HSV §8, D.10): see ldp_threshold_protocol().
+DeterministicPostProcessor ldp_processor(unsigned users) {
   const std::size_t n = users;
   // P's state: stage|i|x|round-1 bits|round-2 bits ('?' unknown, '-' not asked)
   using Emit = DeterministicPostProcessor::Emit;
@@ -660,7 +659,38 @@ CompositeModel ldp_threshold_protocol(unsigned users, const Rational& lambda, un
     }
     throw Error("S_P", "state", state, "unexpected message " + message);
   };
-  m.processor = P;
+  return P;
+}
+
+}  // namespace
+
+Game ldp_threshold_user(const Rational& lambda) {
+  check_user_lambda("library::ldp_threshold_user", lambda);
+  // (not a structured binding: clang before 16 cannot capture one in a lambda)
+  const auto user = make_threshold_user(lambda);
+  const auto& mech = user.first;
+  const auto& start = user.second;
+  auto id = [&](const std::string& m) { return *mech->message_id(m); };
+  std::vector<std::vector<AutomatonVerifier::Edge>> edges(4);
+  for (long v = 0; v <= 2; ++v)
+    for (long w = std::max(0L, v - 1); w <= std::min(2L, v + 1); ++w)
+      edges[0].push_back({{id("data:" + std::to_string(v)), id("data:" + std::to_string(w))}, 1});
+  edges[1].push_back({{id("r1"), id("r1")}, 2});
+  edges[2].push_back({{id("r2"), id("r2")}, 3});
+  auto verifier = std::make_shared<AutomatonVerifier>(std::vector<std::string>{"idle", "ready", "asked", "done"}, 0, std::move(edges));
+  return continual_game(mech->name() + " under f_{~*,prop*}", mech, start, verifier, 3);
+}
+
+CompositeModel ldp_threshold_protocol(unsigned users, const Rational& lambda, unsigned k) {
+  const char* where = "library::ldp_threshold_protocol";
+  require(users >= 1 && users <= 3, where, "users", Rational(users), "must be between 1 and 3");
+  require(k >= 1 && k <= users, where, "k", Rational(k), "must be between 1 and the number of users");
+  check_user_lambda(where, lambda);
+  const auto [user, start] = make_threshold_user(lambda);
+  CompositeModel m;
+  for (unsigned i = 0; i < users; ++i) m.subs.push_back({user, start});
+  m.processor = ldp_processor(users);
+  const DeterministicPostProcessor& P = m.processor;
   const auto xs = datasets(users);
   std::vector<Pair> pairs;
   for (const auto& a : xs)
@@ -693,6 +723,68 @@ CompositeModel ldp_threshold_protocol(unsigned users, const Rational& lambda, un
   m.game = continual_game("toy LDP protocol (n=" + std::to_string(users) + ", lambda=" + to_string(lambda) + ", k=" + std::to_string(k) + ")",
                           cm.mechanism, cm.initial, pairs_verifier(*cm.mechanism, pairs, std::nullopt), 1);
   return m;
+}
+
+parametric::ParametricGame ldp_threshold_protocol_for_all(unsigned users, const parametric::RationalFunction& lambda, unsigned k,
+                                                          const parametric::ParameterRange& range, const std::string& parameter,
+                                                          unsigned horizon) {
+  const char* where = "library::ldp_threshold_protocol_for_all";
+  require(users >= 1 && users <= 3, where, "users", Rational(users), "must be between 1 and 3");
+  require(k >= 1 && k <= users, where, "k", Rational(k), "must be between 1 and the number of users");
+  detail::check_lambda_for_all(where, "lambda", lambda, range, parameter);
+  using parametric::ParametricField;
+  using parametric::RationalFunction;
+  // the composite's state: S_P's state and the users' states (as compose_deterministic keeps them)
+  struct State {
+    std::string processor;
+    std::vector<Vec> users;
+    bool operator==(const State&) const = default;
+  };
+  struct StateHash {
+    std::size_t operator()(const State& s) const {
+      std::size_t h = std::hash<std::string>{}(s.processor);
+      for (const auto& u : s.users) h = h * 1000003u ^ detail::VectorHash{}(u);
+      return h;
+    }
+  };
+  struct Row {
+    RationalFunction probability;
+    std::string answer;
+    State next;
+  };
+  auto P = std::make_shared<const DeterministicPostProcessor>(ldp_processor(users));
+  auto step = [P, lambda](const State& s, const std::string& m) {
+    auto user_step = [&](std::size_t, const Vec& u, const std::string& msg) -> std::optional<std::vector<SubOutcome<RationalFunction, Vec>>> {
+      const auto& alphabet = threshold_user_messages();
+      if (std::find(alphabet.begin(), alphabet.end(), msg) == alphabet.end()) return std::nullopt;
+      return threshold_user_step<ParametricField>(u, msg, lambda);
+    };
+    auto user_name = [](std::size_t) { return std::string("threshold user"); };
+    std::vector<Row> out;
+    for (auto& o : run_post_processor<RationalFunction, Vec>(*P, s.processor, s.users, m, user_step, user_name, 64))
+      out.push_back({std::move(o.weight), std::move(o.answer), State{std::move(o.processor), std::move(o.subs)}});
+    return out;
+  };
+  auto show = [](const State& s) {
+    std::string out = "(" + s.processor;
+    for (const auto& u : s.users) out += "; " + show_threshold_user(u);
+    return out + ")";
+  };
+  const auto xs = datasets(users);
+  std::vector<MessagePair> pairs;
+  for (std::size_t a = 0; a < xs.size(); ++a)
+    for (std::size_t b = 0; b < xs.size(); ++b)
+      if (k_sparse_neighbours(xs[a], xs[b], k)) pairs.push_back({MessageId(a), MessageId(b)});
+  // one round (the default horizon of the numeric protocol); explored one step further, the
+  // protocol's halted states get their rows and the table is exact at every horizon
+  const unsigned rounds = horizon == 0 ? 1 : horizon;
+  parametric::ParametricGame g = detail::explore_parametric_game<State, StateHash>(
+      "toy LDP protocol (n=" + std::to_string(users) + ", lambda=" + lambda.to_string(parameter) + ", k=" + std::to_string(k) + ")",
+      State{P->initial, std::vector<Vec>(users, Vec{0})}, xs, std::make_shared<PairsVerifier>(std::move(pairs), std::nullopt), rounds, step,
+      show, 200'000, rounds + 1);
+  g.parameter = parameter;
+  g.range = range;
+  return g;
 }
 
 Game ldp_users_composition(unsigned users, const Rational& lambda, unsigned k) {

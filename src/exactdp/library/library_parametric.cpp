@@ -27,6 +27,7 @@ RationalFunction noise_parameter(const LibraryArguments& a, const std::string& k
 
 void check_noise_parameter_for_all(const std::string& field, const parametric::RationalFunction& f, const parametric::ParameterRange& range,
                                    const std::string& parameter) {
+  if (field == "lambda") return detail::check_lambda_for_all("library", field.c_str(), f, range, parameter);
   detail::check_noise_for_all("library", field.c_str(), f, range, parameter);
 }
 
@@ -36,7 +37,8 @@ const std::vector<std::pair<std::string, std::vector<std::string>>>& parametric_
       {"svt-counter", {"r_threshold", "r_query"}},
       {"tree-counter", {"r"}},
       {"noisy-increments", {"r"}},
-      {"d-counter", {"r"}}};
+      {"d-counter", {"r"}},
+      {"ldp-threshold-protocol", {"lambda"}}};
   return entries;
 }
 
@@ -74,6 +76,13 @@ parametric::ParametricGame make_parametric_library_game(const std::string& name,
       const long max_input = args.integer("max_input", 1, 1, 8), clamp = args.integer("clamp", 0, 0, 4);
       args.finish("d, height, r, max_input = 1, clamp = 0");
       return d_counter_for_all(d, height, r, max_input, clamp, range, parameter, horizon);
+    }
+    if (name == "ldp-threshold-protocol") {
+      const auto users = static_cast<unsigned>(args.integer("users", 3, 1, 3));
+      const RationalFunction lambda = noise_parameter(args, "lambda", parameter);
+      const auto k = static_cast<unsigned>(args.integer("k", std::min(2L, static_cast<long>(users)), 1, 3));
+      args.finish("users = 3, lambda, k = min(2, users)");
+      return ldp_threshold_protocol_for_all(users, lambda, k, range, parameter, horizon);
     }
     if (name == "noisy-increments") {
       if (!args.has("steps")) args.fail("steps", "", "missing required parameter \"steps\"");

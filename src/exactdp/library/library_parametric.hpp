@@ -75,8 +75,20 @@ parametric::ParametricGame noisy_increments_counter_for_all(unsigned steps, cons
                                                             const parametric::ParameterRange& range, const std::string& parameter = "r",
                                                             unsigned horizon = 0);
 
+/// The toy two-round LDP protocol (library::ldp_threshold_protocol, HSV §8, THEOREMS.md D.10) with
+/// the users' randomized response RR_λ for λ = @p lambda(r), as a parametric game for every value of
+/// the parameter in @p range, up to @p horizon rounds (0: 1, the numeric protocol's default; the
+/// table is exact at every horizon). The composite runs the numeric protocol's own S_P and user step
+/// (written once over the field policy) through mechanism/composite.hpp's run_post_processor.
+/// λ must be greater than 1 for every value of the range (any range: λ is not a DLap parameter);
+/// users 1 … 3, k 1 … users, as the numeric protocol.
+parametric::ParametricGame ldp_threshold_protocol_for_all(unsigned users, const parametric::RationalFunction& lambda, unsigned k,
+                                                          const parametric::ParameterRange& range, const std::string& parameter = "r",
+                                                          unsigned horizon = 0);
+
 /// The library mechanisms that take a parameter, by name: "above-threshold" and "svt-counter"
-/// (r_threshold, r_query), "tree-counter", "noisy-increments" and "d-counter" (r). Each noise parameter of @p args may be an expression in @p parameter
+/// (r_threshold, r_query), "tree-counter", "noisy-increments" and "d-counter" (r),
+/// "ldp-threshold-protocol" (lambda). Each noise parameter of @p args may be an expression in @p parameter
 /// (parametric/rational_function.hpp's grammar; e.g. "r", "r^2", "1/4"); the other parameters are
 /// read as by make_library_game. Throws exactdp::Error naming args.where(), the parameter's path and
 /// its value: an unknown or non-parametric name, a malformed expression, a noise parameter outside
@@ -93,7 +105,8 @@ parametric::ParametricGame make_parametric_library_game(const std::string& name,
 
 /// Refuses a noise parameter @p f that is not strictly between 0 and 1 for every value of @p range,
 /// or a range not inside (0, 1): exactdp::Error(where, @p field, f, why naming a rational point
-/// where it fails); the field is "range" for the range. The builders above call it; a front end may
+/// where it fails); the field is "range" for the range. A @p field named "lambda" is a
+/// randomized-response parameter instead: it must be greater than 1 on the range (any range). The builders above call it; a front end may
 /// call it first to report against the file.
 void check_noise_parameter_for_all(const std::string& field, const parametric::RationalFunction& f, const parametric::ParameterRange& range,
                                    const std::string& parameter);

@@ -50,6 +50,29 @@ inline void check_noise_for_all(const char* where, const char* field, const para
       }
 }
 
+/// Refuses a randomized-response parameter λ = e^ε that is not greater than 1 for every value of
+/// the range (or has a pole there): an exactdp::Error(@p where, @p field, the function, why) with a
+/// rational point where it fails. Unlike a discrete Laplace parameter, the range itself is free.
+inline void check_lambda_for_all(const char* where, const char* field, const parametric::RationalFunction& lambda,
+                                 const parametric::ParameterRange& range, const std::string& parameter) {
+  parametric::SignPartition partition;
+  try {
+    partition = parametric::sign_partition({lambda - parametric::RationalFunction(1)}, range, parameter);
+  } catch (const Error& e) {  // a pole inside the range
+    throw Error(where, field, lambda.to_string(parameter),
+                "a randomized-response parameter lambda must be a continuous function of " + parameter + " on " + range.to_string() + ": " +
+                    e.why());
+  }
+  for (std::size_t k = 0; k < partition.pieces.size(); ++k)
+    if (partition.signs[0][k] <= 0) {
+      const auto& piece = partition.pieces[k];
+      const std::string at = piece.sample ? to_string(*piece.sample) : piece.to_string(parameter);
+      throw Error(where, field, lambda.to_string(parameter),
+                  "a randomized-response parameter lambda = e^epsilon must be greater than 1 for every " + parameter + " in " +
+                      range.to_string() + "; at " + parameter + " = " + at + " it is not");
+    }
+}
+
 /// Tabulates the states reachable from @p start in fewer than @p depth steps (0: @p horizon) for a
 /// game of @p horizon rounds. @p step(state, message) returns outcomes with members `probability`
 /// (a RationalFunction), `answer` and `next`; @p show names a state. A state whose every message
