@@ -1,5 +1,6 @@
 // Library mechanisms with a parameter (library/library_parametric.hpp, noise/ over the parametric
-// field policy): the parametric svt-counter, above-threshold, tree, noisy-increments and d-counters
+// field policy): the parametric svt-counter, above-threshold, tree, noisy-increments and d-counters,
+// the toy LDP protocol and the core decomposition
 // against the numeric engine on the mechanism built with a rational r (the oracle), and against
 // closed forms derived by hand.
 #include "exactdp/accounting/claim_check.hpp"
@@ -242,6 +243,34 @@ TEST(ParametricLdpProtocol, ClosedFormsByHand) {
   }
 }
 
+TEST(ParametricCoreDecomposition, TwoVerticesOneRoundClosedForm) {
+  // By hand: two vertices, one round (level d = 1), the graph is its one edge bit. Each user's
+  // neighbour set moves by one vertex; user v answers "top" iff D = ν − τ > |N_v| − 1, with
+  // τ, ν ~ DLap(r) independent, so Pr[top] = Pr[D > 0] = (1−z)/2 with the edge and Pr[D ≥ 0] = (1+z)/2
+  // without, z = Pr[D = 0] = (1−r)(1+r²)/(1+r)³ (the svt-counter's closed form above). The users'
+  // noises are independent: the worst ratio is ((1+z)/(1−z))² = ((1+r+2r²)/(r(2+r+r²)))² for every r.
+  const ParametricSpec spec = parse_parametric_spec(
+      library_spec("core-decomposition", R"("vertices": 2, "rounds": 1, "r_threshold": "r", "r_query": "r")"), "core2");
+  const auto ratio = parametric::worst_case_ratio_for_all(spec.game, 1);
+  ASSERT_FALSE(ratio.infinite);
+  ASSERT_EQ(ratio.partition.pieces.size(), 1u);
+  EXPECT_EQ(ratio.candidates[ratio.best[0]], parse_rational_function("((1+r+2*r^2)/(r*(2+r+r^2)))^2", "r"));
+  EXPECT_EQ(worst_case_ratio(spec.instantiate(fraction(1, 3))).max().value(), fraction(441, 121));
+  // HSV L9.1's claim 2·ln(1/(r_τ·r_ν²)) = ln(1/r⁶) holds for every r (numeric cross-check at the samples)
+  EXPECT_TRUE(check_pure_dp_for_all(spec.game, [&](const Rational& x) { return spec.instantiate(x); }, parse_rational_function("1/r^6", "r"))
+                  .decision.holds_for_all());
+  // a noise parameter outside (0, 1) on part of the range names its argument
+  try {
+    parse_parametric_spec(R"({"format": "exactdp/1", "parameters": {"r": {"interval": ["1/4", "3/4"]}},
+      "mechanism": {"type": "library", "name": "core-decomposition", "params": {"vertices": 2, "r_query": "2*r"}}})",
+                          "bad.json");
+    ADD_FAILURE() << "accepted r_query = 2r";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.field(), "/mechanism/params/r_query") << e.what();
+    EXPECT_EQ(e.value(), "2*r") << e.what();
+  }
+}
+
 RC_GTEST_PROP(ParametricLibrary, NewMechanismsEqualTheNumericEngineAtRationalPoints, ()) {
   // every transcript probability, through the worst ratio: at a random rational r the parametric
   // pairs evaluated at r give the numeric engine's worst_case_ratio on the mechanism built with r
@@ -250,7 +279,9 @@ RC_GTEST_PROP(ParametricLibrary, NewMechanismsEqualTheNumericEngineAtRationalPoi
       parse_parametric_spec(library_spec("above-threshold", R"("r_threshold": "r^2", "r_query": "1/3", "cutoff": 2, "queries": 2)"), "at-r2"),
       parse_parametric_spec(library_spec("noisy-increments", R"("steps": 2, "r": "r", "max_input": 2, "clamp": 1)"), "ni"),
       parse_parametric_spec(library_spec("d-counter", R"("d": 2, "height": 1, "r": "r^2", "clamp": 1)"), "dc"),
-      parse_parametric_spec(library_spec("ldp-threshold-protocol", R"("users": 2, "k": 2, "lambda": "(1+r^2)/r")"), "ldp")};
+      parse_parametric_spec(library_spec("ldp-threshold-protocol", R"("users": 2, "k": 2, "lambda": "(1+r^2)/r")"), "ldp"),
+      parse_parametric_spec(library_spec("core-decomposition", R"("vertices": 3, "rounds": 1, "r_threshold": "r^2", "r_query": "r")"), "core"),
+      parse_parametric_spec(library_spec("core-decomposition", R"("vertices": 2, "rounds": 2, "r_query": "r")"), "core-rq")};
   static const std::vector<parametric::ViewPairs> views = [] {
     std::vector<parametric::ViewPairs> out;
     for (const auto& s : specs) out.push_back(parametric::transcript_probabilities(s.game, s.game.horizon));

@@ -38,7 +38,8 @@ const std::vector<std::pair<std::string, std::vector<std::string>>>& parametric_
       {"tree-counter", {"r"}},
       {"noisy-increments", {"r"}},
       {"d-counter", {"r"}},
-      {"ldp-threshold-protocol", {"lambda"}}};
+      {"ldp-threshold-protocol", {"lambda"}},
+      {"core-decomposition", {"r_threshold", "r_query"}}};
   return entries;
 }
 
@@ -83,6 +84,15 @@ parametric::ParametricGame make_parametric_library_game(const std::string& name,
       const auto k = static_cast<unsigned>(args.integer("k", std::min(2L, static_cast<long>(users)), 1, 3));
       args.finish("users = 3, lambda, k = min(2, users)");
       return ldp_threshold_protocol_for_all(users, lambda, k, range, parameter, horizon);
+    }
+    if (name == "core-decomposition") {
+      const auto vertices = static_cast<unsigned>(args.integer("vertices", 3, 2, 4));
+      const auto rounds = static_cast<unsigned>(args.integer("rounds", 2, 1, 3));
+      // the numeric protocol's defaults (CoreDecompositionParams) where a noise parameter is not given
+      const RationalFunction rt = args.has("r_threshold") ? noise_parameter(args, "r_threshold", parameter) : RationalFunction(Rational(1, 4));
+      const RationalFunction rq = args.has("r_query") ? noise_parameter(args, "r_query", parameter) : RationalFunction(Rational(1, 2));
+      args.finish("vertices = 3, rounds = 2, r_threshold = 1/4, r_query = 1/2");
+      return core_decomposition_for_all(vertices, rounds, rt, rq, range, parameter, horizon);
     }
     if (name == "noisy-increments") {
       if (!args.has("steps")) args.fail("steps", "", "missing required parameter \"steps\"");

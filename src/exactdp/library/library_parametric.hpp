@@ -86,9 +86,20 @@ parametric::ParametricGame ldp_threshold_protocol_for_all(unsigned users, const 
                                                           const parametric::ParameterRange& range, const std::string& parameter = "r",
                                                           unsigned horizon = 0);
 
+/// The core-decomposition protocol (library::core_decomposition, HSV §9, L9.1) on @p vertices
+/// vertices and @p rounds rounds, each user's AboveThreshold with τ ~ DLap(@p r_threshold(r)) and
+/// ν ~ DLap(@p r_query(r)), as a parametric game for every value of the parameter in @p range, up to
+/// @p horizon rounds (0: 1, the numeric protocol's default; exact at every horizon). S_P and the
+/// user's step are the numeric protocol's (the user's step over the field policy, B.13 by
+/// noise::BasicLatentThreshold), run through run_post_processor. Noise parameters as
+/// svt_counter_for_all; vertices 2 … 4, rounds 1 … 3.
+parametric::ParametricGame core_decomposition_for_all(unsigned vertices, unsigned rounds, const parametric::RationalFunction& r_threshold,
+                                                      const parametric::RationalFunction& r_query, const parametric::ParameterRange& range,
+                                                      const std::string& parameter = "r", unsigned horizon = 0);
+
 /// The library mechanisms that take a parameter, by name: "above-threshold" and "svt-counter"
 /// (r_threshold, r_query), "tree-counter", "noisy-increments" and "d-counter" (r),
-/// "ldp-threshold-protocol" (lambda). Each noise parameter of @p args may be an expression in @p parameter
+/// "ldp-threshold-protocol" (lambda), "core-decomposition" (r_threshold, r_query). Each noise parameter of @p args may be an expression in @p parameter
 /// (parametric/rational_function.hpp's grammar; e.g. "r", "r^2", "1/4"); the other parameters are
 /// read as by make_library_game. Throws exactdp::Error naming args.where(), the parameter's path and
 /// its value: an unknown or non-parametric name, a malformed expression, a noise parameter outside
