@@ -169,6 +169,9 @@ LIBRARY = {
     "above-threshold": (dict(r_threshold=R ** 2, r_query=R, queries=2), 2),
     "tree-counter": (dict(height=1, r=R), None),
     "noisy-increments": (dict(steps=2, r=R, clamp=1), None),
+    # the HSV composites ("lambda" is a Python keyword: passed as a dict entry)
+    "ldp-threshold-protocol": (dict(users=2, k=2, **{"lambda": (1 + R ** 2) / R}), None),
+    "core-decomposition": (dict(vertices=2, rounds=2, r_query=R), None),
 }
 PROFILES = {name: exactdp.profile(exactdp.library_spec(name, horizon=h, **params), parametric=True, cross_check=False)
             for name, (params, h) in LIBRARY.items()}
@@ -196,6 +199,35 @@ def test_library_closed_forms():
     # is decided as exactdp check --for-all decides the file
     spec = exactdp.library_spec("svt-counter", horizon=2, **LIBRARY["svt-counter"][0])
     assert exactdp.check(spec, lam=1 / R ** 3, for_all=R)["verdict"] == "holds"
+
+
+def test_hsv_composites_closed_forms():
+    # by hand (HSV C8.8, equality for the toy): k users differing is Comp(k x RR_lambda), so with
+    # lambda = 1/r the worst ratio is r^-k for every r, and 1/r^k-DP holds for every r
+    for k in (1, 2):
+        spec = exactdp.library_spec("ldp-threshold-protocol", users=2, k=k, **{"lambda": 1 / R})
+        assert [p["ratio"] for p in exactdp.profile(spec, parametric=True)["pieces"]] == [R ** -k]
+        assert exactdp.check(spec, lam=R ** -k, for_all=R)["verdict"] == "holds"
+    # by hand: two vertices, one round, tau, nu ~ DLap(r): ((1+r+2r^2)/(r(2+r+r^2)))^2 for every r
+    core = exactdp.library_spec("core-decomposition", vertices=2, rounds=1, r_threshold=R, r_query=R)
+    assert [p["ratio"] for p in exactdp.profile(core, parametric=True)["pieces"]] == [((1 + R + 2 * R ** 2) / (R * (2 + R + R ** 2))) ** 2]
+    # the histogram does not take a parameter (yet): the error names the argument
+    with pytest.raises(exactdp.Error, match=r'library_spec\("hss-histogram"\): argument r_node'):
+        exactdp.library_spec("hss-histogram", r_node=R)
+    # lambda must exceed 1 for every r of the range
+    with pytest.raises(exactdp.Error, match=r"/mechanism/params/lambda"):
+        exactdp.profile(exactdp.library_spec("ldp-threshold-protocol", users=1, k=1, **{"lambda": R}), parametric=True)
+
+
+def test_large_expressions_pass_to_the_library():
+    # (1+r)^1000 has coefficients of up to 300 digits and a canonical text of ~150 000 characters
+    # (once refused at 10 000): it passes to the library and back; its value at 1 is 2^1000
+    big = (1 + R) ** 1000
+    assert len(big.text) > 100_000
+    assert big.at(1) == 2 ** 1000
+    assert (R ** 750) * (R ** 750) == R ** 1500
+    with pytest.raises(exactdp.Error, match=r"the power has degree 200000, more than 100000"):
+        (1 + R) ** 200_000
 
 
 def test_library_errors_name_the_argument():

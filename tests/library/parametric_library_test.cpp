@@ -1,5 +1,6 @@
 // Library mechanisms with a parameter (library/library_parametric.hpp, noise/ over the parametric
-// field policy): the parametric svt-counter, above-threshold, tree, noisy-increments and d-counters
+// field policy): the parametric svt-counter, above-threshold, tree, noisy-increments and d-counters,
+// the toy LDP protocol and the core decomposition
 // against the numeric engine on the mechanism built with a rational r (the oracle), and against
 // closed forms derived by hand.
 #include "exactdp/accounting/claim_check.hpp"
@@ -106,6 +107,68 @@ TEST(ParametricTreeCounter, WorstRatioIsOneOverRToTheLevels) {
   }
 }
 
+TEST(ParametricTreeCounter, SpecHorizonShorterThanTheTreeIsHonoured) {
+  // By hand, height 2 (T = 4) stopped at horizon 3: the outputs at t = 1, 2, 3 read the level-0 node
+  // {1}, the level-1 node {1,2}, and {1,2} + {3}; the level-2 node {1…4} is released only at t = 4.
+  // A unit change at step 1 moves {1} and {1,2}, one at step 2 moves {1,2}, one at step 3 moves {3}
+  // ({3,4} has an even index and is never drawn): at most 2 released nodes, each clamped DLap(r) of
+  // ratio 1/r (X-CLAMP-EXACT): the worst ratio is 1/r² for every r (1/r³ for the whole tree).
+  const auto spec_with = [](int horizon) {
+    return parse_parametric_spec(library_spec("tree-counter", R"("height": 2, "r": "r")", horizon), "tree-h" + std::to_string(horizon));
+  };
+  const ParametricSpec short_spec = spec_with(3);
+  EXPECT_EQ(short_spec.game.horizon, 3u);
+  const auto ratio = parametric::worst_case_ratio_for_all(short_spec.game, short_spec.game.horizon);
+  ASSERT_FALSE(ratio.infinite);
+  ASSERT_EQ(ratio.partition.pieces.size(), 1u);
+  EXPECT_EQ(ratio.candidates[ratio.best[0]], RationalFunction::variable().pow(-2));
+  // the numeric engine on the instance at rational r (which honours the spec's horizon) agrees
+  const auto views = parametric::transcript_probabilities(short_spec.game, short_spec.game.horizon);
+  for (const Rational r : {fraction(1, 7), fraction(1, 2), fraction(5, 6)}) {
+    const Game numeric = short_spec.instantiate(r);
+    EXPECT_EQ(numeric.horizon, 3u);
+    EXPECT_EQ(worst_ratio_at(views, r), worst_case_ratio(numeric).max().value()) << "r = " << r;
+  }
+  // the decision with its numeric cross-check: 1/r² holds for every r, 1/r fails everywhere
+  const auto instantiate = [&](const Rational& x) { return short_spec.instantiate(x); };
+  EXPECT_TRUE(check_pure_dp_for_all(short_spec.game, instantiate, parse_rational_function("1/r^2", "r")).decision.holds_for_all());
+  const auto fails = check_pure_dp_for_all(short_spec.game, instantiate, parse_rational_function("1/r", "r"));
+  ASSERT_EQ(fails.decision.failing.size(), 1u);
+  // a horizon past the tree's end adds rounds after the counter halted (as the numeric counter does):
+  // the whole tree's 1/r³, the table exact at every horizon
+  const ParametricSpec long_spec = spec_with(6);
+  EXPECT_EQ(long_spec.game.horizon, 6u);
+  EXPECT_FALSE(long_spec.game.max_horizon);
+  const auto whole = parametric::worst_case_ratio_for_all(long_spec.game, long_spec.game.horizon);
+  ASSERT_EQ(whole.partition.pieces.size(), 1u);
+  EXPECT_EQ(whole.candidates[whole.best[0]], RationalFunction::variable().pow(-3));
+  EXPECT_EQ(worst_case_ratio(long_spec.instantiate(fraction(1, 3))).max().value(), Rational(27));
+}
+
+TEST(ParametricTreeCounter, ViewPairsDoNotDependOnTheMerging) {
+  // By hand: a transcript of the tree counter of height 2 has ratio r^{-m} or r^{m}, m the number of
+  // released nodes the differing input moved (0 … 3 over the whole tree, 0 … 2 by horizon 3), and
+  // two pairs with ratios r^{±m} are one class up to a positive factor and order: 3 classes at
+  // horizon 3, 4 from horizon 4 on — whether the last round's leaves were reached through merged
+  // nodes (horizon ≥ 5, after the counter halted) or not (horizon 4).
+  const ParametricSpec spec = parse_parametric_spec(library_spec("tree-counter", R"("height": 2, "r": "r")", 6), "tree-h6");
+  const RationalFunction lambda = RationalFunction::variable().pow(-3);
+  EXPECT_EQ(parametric::check_pure_dp_for_all(spec.game, lambda, 3).view_pairs, 3u);
+  for (unsigned horizon = 4; horizon <= 6; ++horizon)
+    EXPECT_EQ(parametric::check_pure_dp_for_all(spec.game, lambda, horizon).view_pairs, 4u) << "horizon " << horizon;
+}
+
+TEST(ParametricDCounter, SpecHorizonShorterThanTheTreesIsHonoured) {
+  // By hand, d = 2 counters of height 1 stopped at horizon 1: only the level-0 node {1} of each is
+  // released, so a unit change of both coordinates moves 2 nodes: r^{-2} (r^{-4} at the full T = 2)
+  const ParametricSpec spec = parse_parametric_spec(library_spec("d-counter", R"("d": 2, "height": 1, "r": "r")", 1), "dc-h1");
+  EXPECT_EQ(spec.game.horizon, 1u);
+  const auto ratio = parametric::worst_case_ratio_for_all(spec.game, 1);
+  ASSERT_EQ(ratio.partition.pieces.size(), 1u);
+  EXPECT_EQ(ratio.candidates[ratio.best[0]], RationalFunction::variable().pow(-2));
+  EXPECT_EQ(worst_case_ratio(spec.instantiate(fraction(2, 5))).max().value(), fraction(25, 4));
+}
+
 TEST(ParametricAboveThreshold, HorizonOneClosedForm) {
   // By hand, margins v ∈ {0, 1}, one query: "above" iff v + ν > τ, i.e. D = ν − τ ≥ 1 − v. As in
   // the svt-counter's closed form above, Pr[D ≥ 0] = (1+z)/2 and Pr[D ≥ 1] = (1−z)/2 with
@@ -125,7 +188,7 @@ TEST(ParametricNoisyIncrements, WorstRatioIsOneOverR) {
   for (int steps = 1; steps <= 3; ++steps) {
     const ParametricSpec spec = parse_parametric_spec(library_spec("noisy-increments", R"("steps": )" + std::to_string(steps) + R"(, "r": "r")"),
                                                       "ni.json");
-    EXPECT_EQ(spec.game.max_horizon, static_cast<unsigned>(steps));
+    EXPECT_FALSE(spec.game.max_horizon) << "explored past the last step: exact at every horizon";
     const auto ratio = parametric::worst_case_ratio_for_all(spec.game, spec.game.horizon);
     ASSERT_FALSE(ratio.infinite);
     ASSERT_EQ(ratio.partition.pieces.size(), 1u) << "steps " << steps;
@@ -146,6 +209,68 @@ TEST(ParametricDCounter, WorstRatioIsOneOverRToTheNodes) {
   }
 }
 
+TEST(ParametricLdpProtocol, ClosedFormsByHand) {
+  // By hand (HSV C8.8, equality for this toy, E.10 H14): the server's view of n users, k of whom
+  // move by one, is Comp(k × RR_λ) on the differing users' one differing indicator bit (the other
+  // bits have equal laws): with λ = 1/r the worst ratio is r^{-k}; at λ itself δ = 0 for k = 1, and
+  // for k = 2, with p = λ/(1+λ) = 1/(1+r) and q = r/(1+r), δ(λ) = (p² − λq²)⁺ + 2(pq − λpq)⁺ =
+  // (1 − r)/(1 + r)².
+  const RationalFunction r = RationalFunction::variable();
+  for (int k = 1; k <= 2; ++k) {
+    const ParametricSpec spec = parse_parametric_spec(
+        library_spec("ldp-threshold-protocol", R"("users": 2, "k": )" + std::to_string(k) + R"(, "lambda": "1/r")"), "ldp");
+    EXPECT_EQ(spec.game.horizon, 1u);
+    const auto ratio = parametric::worst_case_ratio_for_all(spec.game, 1);
+    ASSERT_FALSE(ratio.infinite);
+    ASSERT_EQ(ratio.partition.pieces.size(), 1u) << "k " << k;
+    EXPECT_EQ(ratio.candidates[ratio.best[0]], r.pow(-k)) << "k " << k;
+    const auto delta = parametric::worst_case_delta_for_all(spec.game, r.pow(-1), 1);
+    const RationalFunction expected = k == 1 ? RationalFunction(0) : parse_rational_function("(1-r)/(1+r)^2", "r");
+    for (const auto& d : delta.delta) EXPECT_EQ(d, expected) << "k " << k;
+    // and the numeric engine on the protocol built with λ = 1/r at rational r
+    for (const Rational x : {fraction(1, 3), fraction(3, 4)}) {
+      EXPECT_EQ(worst_case_ratio(spec.instantiate(x)).max().value(), r.pow(-k).evaluate(x)) << "k " << k << " r = " << x;
+      EXPECT_EQ(worst_case_hockey_stick(spec.instantiate(x), Rational(1 / x)).delta(), expected.evaluate(x)) << "k " << k << " r = " << x;
+    }
+  }
+  // λ must exceed 1 for every r of the range: "r" does not on (0, 1), the error names the argument
+  try {
+    parse_parametric_spec(library_spec("ldp-threshold-protocol", R"("users": 1, "k": 1, "lambda": "r")"), "bad.json");
+    ADD_FAILURE() << "accepted lambda = r";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.field(), "/mechanism/params/lambda") << e.what();
+    EXPECT_EQ(e.value(), "r") << e.what();
+  }
+}
+
+TEST(ParametricCoreDecomposition, TwoVerticesOneRoundClosedForm) {
+  // By hand: two vertices, one round (level d = 1), the graph is its one edge bit. Each user's
+  // neighbour set moves by one vertex; user v answers "top" iff D = ν − τ > |N_v| − 1, with
+  // τ, ν ~ DLap(r) independent, so Pr[top] = Pr[D > 0] = (1−z)/2 with the edge and Pr[D ≥ 0] = (1+z)/2
+  // without, z = Pr[D = 0] = (1−r)(1+r²)/(1+r)³ (the svt-counter's closed form above). The users'
+  // noises are independent: the worst ratio is ((1+z)/(1−z))² = ((1+r+2r²)/(r(2+r+r²)))² for every r.
+  const ParametricSpec spec = parse_parametric_spec(
+      library_spec("core-decomposition", R"("vertices": 2, "rounds": 1, "r_threshold": "r", "r_query": "r")"), "core2");
+  const auto ratio = parametric::worst_case_ratio_for_all(spec.game, 1);
+  ASSERT_FALSE(ratio.infinite);
+  ASSERT_EQ(ratio.partition.pieces.size(), 1u);
+  EXPECT_EQ(ratio.candidates[ratio.best[0]], parse_rational_function("((1+r+2*r^2)/(r*(2+r+r^2)))^2", "r"));
+  EXPECT_EQ(worst_case_ratio(spec.instantiate(fraction(1, 3))).max().value(), fraction(441, 121));
+  // HSV L9.1's claim 2·ln(1/(r_τ·r_ν²)) = ln(1/r⁶) holds for every r (numeric cross-check at the samples)
+  EXPECT_TRUE(check_pure_dp_for_all(spec.game, [&](const Rational& x) { return spec.instantiate(x); }, parse_rational_function("1/r^6", "r"))
+                  .decision.holds_for_all());
+  // a noise parameter outside (0, 1) on part of the range names its argument
+  try {
+    parse_parametric_spec(R"({"format": "exactdp/1", "parameters": {"r": {"interval": ["1/4", "3/4"]}},
+      "mechanism": {"type": "library", "name": "core-decomposition", "params": {"vertices": 2, "r_query": "2*r"}}})",
+                          "bad.json");
+    ADD_FAILURE() << "accepted r_query = 2r";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.field(), "/mechanism/params/r_query") << e.what();
+    EXPECT_EQ(e.value(), "2*r") << e.what();
+  }
+}
+
 RC_GTEST_PROP(ParametricLibrary, NewMechanismsEqualTheNumericEngineAtRationalPoints, ()) {
   // every transcript probability, through the worst ratio: at a random rational r the parametric
   // pairs evaluated at r give the numeric engine's worst_case_ratio on the mechanism built with r
@@ -153,7 +278,10 @@ RC_GTEST_PROP(ParametricLibrary, NewMechanismsEqualTheNumericEngineAtRationalPoi
       parse_parametric_spec(library_spec("above-threshold", R"("r_threshold": "r", "r_query": "r", "queries": 2)"), "at-rr"),
       parse_parametric_spec(library_spec("above-threshold", R"("r_threshold": "r^2", "r_query": "1/3", "cutoff": 2, "queries": 2)"), "at-r2"),
       parse_parametric_spec(library_spec("noisy-increments", R"("steps": 2, "r": "r", "max_input": 2, "clamp": 1)"), "ni"),
-      parse_parametric_spec(library_spec("d-counter", R"("d": 2, "height": 1, "r": "r^2", "clamp": 1)"), "dc")};
+      parse_parametric_spec(library_spec("d-counter", R"("d": 2, "height": 1, "r": "r^2", "clamp": 1)"), "dc"),
+      parse_parametric_spec(library_spec("ldp-threshold-protocol", R"("users": 2, "k": 2, "lambda": "(1+r^2)/r")"), "ldp"),
+      parse_parametric_spec(library_spec("core-decomposition", R"("vertices": 3, "rounds": 1, "r_threshold": "r^2", "r_query": "r")"), "core"),
+      parse_parametric_spec(library_spec("core-decomposition", R"("vertices": 2, "rounds": 2, "r_query": "r")"), "core-rq")};
   static const std::vector<parametric::ViewPairs> views = [] {
     std::vector<parametric::ViewPairs> out;
     for (const auto& s : specs) out.push_back(parametric::transcript_probabilities(s.game, s.game.horizon));

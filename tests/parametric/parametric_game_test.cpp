@@ -110,6 +110,43 @@ TEST(ParametricCheck, EventLevelStreamUsesTheRelation) {
   EXPECT_EQ(three.decision.failing[0].lower.rational(), Rational(3, 4));
 }
 
+TEST(ParametricStats, NodesAndViewPairsCountedByHand) {
+  // docs/parametric.md "JSON": `nodes` are inner nodes after merging proportional belief pairs,
+  // `view_pairs` the transcript pairs up to a factor > 0 on the range and up to order; the same
+  // counts in the pure decision, the worst ratio and the δ induction.
+  // By hand, k answers of RR with p = r about a static bit: after j answers the belief pairs are
+  // (r^a(1−r)^{j−a}, r^{j−a}(1−r)^a), a = 0 … j, proportional exactly when their ratios
+  // (r/(1−r))^{2a−j} are equal: j + 1 inner nodes at depth j, k(k+1)/2 in all; a transcript's ratio is
+  // (r/(1−r))^{2a−k}, one class per value of |2a − k|: ⌊k/2⌋ + 1 classes.
+  for (int k = 1; k <= 4; ++k) {
+    const ParametricSpec spec = parse_parametric_spec(rr_static(k), "rr.json");
+    const auto pure = check(spec, "(r/(1-r))^" + std::to_string(k), false).decision;
+    const auto ratio = parametric::worst_case_ratio_for_all(spec.game, spec.game.horizon);
+    const auto delta = parametric::worst_case_delta_for_all(spec.game, RationalFunction(2), spec.game.horizon);
+    for (const auto& [nodes, pairs] : {std::pair{pure.nodes, pure.view_pairs}, std::pair{ratio.nodes, ratio.view_pairs},
+                                       std::pair{delta.nodes, delta.view_pairs}}) {
+      EXPECT_EQ(nodes, static_cast<std::uint64_t>(k * (k + 1) / 2)) << "k = " << k;
+      EXPECT_EQ(pairs, static_cast<std::size_t>(k / 2 + 1)) << "k = " << k;
+    }
+  }
+  // By hand, the event-level stream of rr-parametric.json (one differing pair in total): after
+  // identical pairs one node ((r, r) ∝ (1−r, 1−r)), after the differing pair two ((r, 1−r) and
+  // (1−r, r), not proportional) whatever came before: 1 + 3(T − 1) inner nodes; two classes of
+  // transcripts (ratio 1, and r/(1−r) or its inverse) at every horizon.
+  std::ifstream in(std::string(EXACTDP_SOURCE_DIR) + "/spec/mechanisms/rr-parametric.json");
+  std::stringstream buf;
+  buf << in.rdbuf();
+  const ParametricSpec stream = parse_parametric_spec(buf.str(), "rr-parametric.json");
+  for (unsigned horizon = 1; horizon <= 3; ++horizon) {
+    const auto pure = parametric::check_pure_dp_for_all(stream.game, parse_rational_function("r/(1-r)", "r"), horizon);
+    EXPECT_EQ(pure.nodes, 1u + 3u * (horizon - 1)) << "horizon " << horizon;
+    EXPECT_EQ(pure.view_pairs, 2u) << "horizon " << horizon;
+    const auto delta = parametric::worst_case_delta_for_all(stream.game, RationalFunction(2), horizon);
+    EXPECT_EQ(delta.nodes, pure.nodes) << "horizon " << horizon;
+    EXPECT_EQ(delta.view_pairs, 2u) << "horizon " << horizon;
+  }
+}
+
 RC_GTEST_PROP(ParametricCheck, AgreesWithTheNumericEngineAtRationalPoints, ()) {
   // a random polynomial λ and random rational points: the parametric decision at the point's
   // piece equals check_claim on the spec instantiated there (the numeric engine as the oracle)

@@ -64,6 +64,51 @@ TEST(RationalFunction, PrintsWhatItParses) {
   }
 }
 
+TEST(RationalFunction, LargeCanonicalFormsParseBack) {
+  // (1+r)^1000: coefficients C(1000, k) of up to 300 digits, a canonical text of about 150 000
+  // characters (the old caps: 10 000 characters, 200 digits) — printed and parsed back it is the
+  // same function, and its value at 1 is 2^1000 (the binomial theorem)
+  const RationalFunction big = parse("(1+r)^1000");
+  const std::string text = big.to_string();
+  EXPECT_GT(text.size(), 100000u);
+  const RationalFunction back = parse_rational_function(text, "r", "p");
+  EXPECT_EQ(back, big);
+  Rational two_to_1000(1);
+  for (int i = 0; i < 1000; ++i) two_to_1000 *= 2;
+  EXPECT_EQ(back.evaluate(Rational(1)), two_to_1000);
+  // a monomial of degree above the old exponent cap of 1000 prints as r^1500 and parses back
+  const RationalFunction high = parse("r^750") * parse("r^750");
+  EXPECT_EQ(high.to_string(), "r^1500");
+  EXPECT_EQ(parse(high.to_string()), high);
+  // a sum of 5000 terms, 10 000 characters and more
+  std::string sum = "r";
+  for (int i = 1; i < 5000; ++i) sum += "+r";
+  EXPECT_EQ(parse(sum), parse("5000*r"));
+}
+
+TEST(RationalFunction, LimitsAreErrorsNamingTheSize) {
+  auto message = [](const std::string& s) {
+    try {
+      parse_rational_function(s, "r", "p");
+    } catch (const Error& e) {
+      EXPECT_EQ(e.where(), "p");
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  // the degree of a power, not its exponent, is bounded
+  EXPECT_NE(message("(1+r^2)^60000").find("the power has degree 120000, more than 100000"), std::string::npos);
+  EXPECT_NE(message("r^1000000000").find("the exponent is larger than 100000"), std::string::npos);
+  // deep nesting is refused before the parser's recursion could exhaust the stack
+  EXPECT_NE(message(std::string(5000, '(') + "r" + std::string(5000, ')')).find("more than 1000 nested parentheses or signs"),
+            std::string::npos);
+  EXPECT_NE(message(std::string(5000, '-') + "r").find("more than 1000 nested"), std::string::npos);
+  EXPECT_EQ(message(std::string(900, '(') + "r" + std::string(900, ')')), "no error");
+  // the whole text
+  EXPECT_NE(message(std::string(max_expression_length + 1, '1')).find("an expression of 10000001 characters; at most 10000000"),
+            std::string::npos);
+}
+
 RC_GTEST_PROP(RationalFunction, EvaluationIsAHomomorphism, ()) {
   // (f op g)(x) = f(x) op g(x): FLINT's arithmetic against GMP's on the values
   const auto coeffs = [] { return *rc::gen::container<std::vector<int>>(3, rc::gen::inRange(-5, 6)); };

@@ -184,12 +184,12 @@ std::string parametric_check_text(const ParametricSpec& spec, const parametric::
   if (v.worst_delta) {
     os << "\nWorst δ(λ(" << x << ")) over adaptive adversaries (max of both directions), exact on each piece:\n"
        << delta_pieces_text(spec, *v.worst_delta);
-    os << "\nProof: parametric backward induction (BI-δ) over " << v.decision.nodes << " game nodes (" << v.decision.view_pairs
-       << " leaves); " << v.decision.functions << " distinct functions compared (leaf terms, actions' values, δ⁰ − δ¹, δ − δ^b), signs decided on "
+    os << "\nProof: parametric backward induction (BI-δ) over " << v.decision.nodes << " inner game nodes (" << v.decision.view_pairs
+       << " transcript pairs up to a positive factor and order); " << v.decision.functions << " distinct functions compared (leaf terms, actions' values, δ⁰ − δ¹, δ − δ^b), signs decided on "
        << v.decision.partition.pieces.size() << " pieces after " << v.worst_delta->passes << " passes of refinement (certified real-root isolation of "
        << v.decision.partition.distinct_factors << " irreducible factors; docs/parametric.md).\n";
   } else {
-    os << "\nProof: " << v.decision.view_pairs << " distinct transcript probability pairs (P₀, P₁), " << v.decision.functions
+    os << "\nProof: " << v.decision.view_pairs << " distinct transcript probability pairs (P₀, P₁) (up to a positive factor and order), " << v.decision.functions
        << " distinct functions λ·P₁ − P₀ and λ·P₀ − P₁, signs decided on " << v.decision.partition.pieces.size()
        << " pieces of the range (certified real-root isolation of " << v.decision.partition.distinct_factors
        << " irreducible factors; docs/parametric.md).\n";
@@ -304,7 +304,7 @@ std::string parametric_delta_json(const ParametricSpec& spec, const ParametricDe
   r["adversary"] = "adaptive";
   r["pieces"] = delta_pieces_json(spec, w, profile.checks);
   r["cross_checks"] = delta_checks_json(profile.checks);
-  r["stats"] = {{"nodes", w.nodes}, {"leaves", w.leaves}, {"functions", w.functions}, {"pieces", w.partition.pieces.size()},
+  r["stats"] = {{"nodes", w.nodes}, {"view_pairs", w.view_pairs}, {"leaves", w.leaves}, {"functions", w.functions}, {"pieces", w.partition.pieces.size()},
                 {"passes", w.passes}, {"irreducible_factors", w.partition.distinct_factors}};
   return r.dump();
 }
@@ -319,7 +319,8 @@ std::string parametric_delta_text(const ParametricSpec& spec, const ParametricDe
   os << "Approximate DP at λ = " << w.lambda.to_string(x) << ": worst δ(λ(" << x
      << ")) (max over adversaries and both directions), exact on each piece:\n"
      << delta_pieces_text(spec, w);
-  os << "\nProof: parametric backward induction (BI-δ) over " << w.nodes << " game nodes; " << w.functions
+  os << "\nProof: parametric backward induction (BI-δ) over " << w.nodes << " inner game nodes (" << w.view_pairs
+     << " transcript pairs up to a positive factor and order); " << w.functions
      << " distinct functions compared, signs decided on " << w.partition.pieces.size() << " pieces after " << w.passes
      << " passes of refinement (certified real-root isolation of " << w.partition.distinct_factors << " irreducible factors; docs/parametric.md).\n";
   if (!profile.checks.empty()) {

@@ -61,6 +61,20 @@ std::string show_vector(const CounterState& s) {
   return out + "]";
 }
 
+/// The rounds and the exploration depth of a counter's parametric table for a requested @p horizon
+/// (0: the counter's @p steps), as the numeric counter with that horizon (a spec's "horizon"
+/// overrides the default there too): a horizon below @p steps explores only the states it reaches;
+/// from @p steps on the table is explored one step past the last, so that the halted state has its
+/// rows and the table is exact at every horizon (the numeric counter halts at step @p steps as well).
+struct CounterHorizon {
+  unsigned rounds;
+  unsigned depth;
+};
+CounterHorizon counter_horizon(unsigned horizon, unsigned steps) {
+  const unsigned rounds = horizon == 0 ? steps : horizon;
+  return {rounds, rounds >= steps ? steps + 1 : rounds};
+}
+
 /// One outcome of a counter step over the field policy F.
 template <class F>
 struct CounterOutcome {
@@ -124,7 +138,8 @@ Game binary_tree_counter(unsigned height, const Rational& r, long max_input, lon
 }
 
 parametric::ParametricGame binary_tree_counter_for_all(unsigned height, const parametric::RationalFunction& r, long max_input, long clamp,
-                                                       const parametric::ParameterRange& range, const std::string& parameter) {
+                                                       const parametric::ParameterRange& range, const std::string& parameter,
+                                                       unsigned horizon) {
   const char* where = "library::binary_tree_counter_for_all";
   require(height <= 6, where, "height", Rational(height), "must be between 0 and 6 (T = 2^height at most 64)");
   check_counter(where, Rational(1, 2), max_input, clamp);  // the integer parameters (r is checked for every value below)
@@ -132,9 +147,10 @@ parametric::ParametricGame binary_tree_counter_for_all(unsigned height, const pa
   using parametric::ParametricField;
   auto step = [=](const CounterState& s, const std::string& m) { return tree_counter_step<ParametricField>(s, m, height, r, max_input, clamp); };
   const long steps = 1L << height;
+  const CounterHorizon h = counter_horizon(horizon, static_cast<unsigned>(steps));
   parametric::ParametricGame g = detail::explore_parametric_game<CounterState, detail::VectorHash>(
       "binary-tree counter(T=" + std::to_string(steps) + ", r=" + r.to_string(parameter) + ")", CounterState(height + 2, 0),
-      input_messages(max_input), event_level(max_input), static_cast<unsigned>(steps), step, show_vector);
+      input_messages(max_input), event_level(max_input), h.rounds, step, show_vector, 200'000, h.depth);
   g.parameter = parameter;
   g.range = range;
   return g;
@@ -162,7 +178,7 @@ std::vector<std::vector<long>> input_grid(unsigned d, long max_input) {
 }  // namespace
 
 parametric::ParametricGame d_counter_for_all(unsigned d, unsigned height, const parametric::RationalFunction& r, long max_input, long clamp,
-                                             const parametric::ParameterRange& range, const std::string& parameter) {
+                                             const parametric::ParameterRange& range, const std::string& parameter, unsigned horizon) {
   const char* where = "library::d_counter_for_all";
   // the limits of library::d_counter
   require(d >= 1 && d <= 3, where, "d", Rational(d), "must be between 1 and 3");
@@ -237,9 +253,10 @@ parametric::ParametricGame d_counter_for_all(unsigned d, unsigned height, const 
     return out + "]";
   };
   const unsigned steps = 1u << height;
+  const CounterHorizon h = counter_horizon(horizon, steps);
   parametric::ParametricGame g = detail::explore_parametric_game<CounterState, detail::VectorHash>(
       std::to_string(d) + "-counter(T=" + std::to_string(steps) + ", r=" + r.to_string(parameter) + ")", start, messages,
-      std::make_shared<PairsVerifier>(std::move(pairs), 1u), steps, step, show);
+      std::make_shared<PairsVerifier>(std::move(pairs), 1u), h.rounds, step, show, 200'000, h.depth);
   g.parameter = parameter;
   g.range = range;
   return g;
@@ -295,9 +312,10 @@ parametric::ParametricGame noisy_increments_counter_for_all(unsigned steps, cons
   auto step = [=](const CounterState& s, const std::string& m) {
     return noisy_increments_step<ParametricField>(s, m, steps, r, max_input, clamp);
   };
+  const CounterHorizon h = counter_horizon(horizon, steps);
   parametric::ParametricGame g = detail::explore_parametric_game<CounterState, detail::VectorHash>(
       "noisy-increments counter(T=" + std::to_string(steps) + ", r=" + r.to_string(parameter) + ")", CounterState{0, 0},
-      input_messages(max_input), event_level(max_input), horizon == 0 ? steps : std::min(horizon, steps), step, show_vector);
+      input_messages(max_input), event_level(max_input), h.rounds, step, show_vector, 200'000, h.depth);
   g.parameter = parameter;
   g.range = range;
   return g;

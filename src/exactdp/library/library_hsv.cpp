@@ -6,6 +6,9 @@
 #include "exactdp/mechanism/interactive.hpp"
 #include "exactdp/library/library.hpp"
 #include "exactdp/library/library_detail.hpp"
+#include "exactdp/library/library_parametric.hpp"
+#include "exactdp/library/parametric_detail.hpp"
+#include "exactdp/noise/number_field.hpp"
 #include "exactdp/mechanism/noninteractive.hpp"
 
 #include <algorithm>
@@ -106,10 +109,67 @@ std::shared_ptr<const Verifier> pairs_verifier(const InteractiveMechanism& mech,
   return std::make_shared<PairsVerifier>(std::move(ids), k);
 }
 
-/// One bit of randomized response: b with probability λ/(1+λ).
-std::vector<Outcome<Vec>> rr_bit(const Rational& lambda, long bit, const Vec& next) {
-  const Rational keep = lambda / (1 + lambda);
-  return {{keep, std::to_string(bit), next}, {1 - keep, std::to_string(1 - bit), next}};
+/// One bit of randomized response over the field policy F (noise/number_field.hpp): b with
+/// probability λ/(1+λ) — a rational function of λ, so the numeric user and its parametric twin run
+/// the same code.
+template <class F>
+std::vector<SubOutcome<typename F::Value, Vec>> rr_bit(const typename F::Value& lambda, long bit, const Vec& next) {
+  using V = typename F::Value;
+  const V keep = lambda / (V(1) + lambda);
+  return {{keep, std::to_string(bit), next}, {V(1) - keep, std::to_string(1 - bit), next}};
+}
+
+/// A composite P∘*(M, …, M) of @p copies of one sub-mechanism whose step runs over rational
+/// functions of the parameter (@p sub_step(state, message): std::nullopt outside its alphabet), as a
+/// parametric game: the numeric composite's semantics (mechanism/composite.hpp's
+/// run_post_processor, the same code) tabulated from P's initial state with every sub-mechanism in
+/// @p sub_initial. One round by default (@p horizon 0), the neighbours @p pairs of left messages;
+/// explored one step past the horizon, so that a protocol that has answered and halted is exact at
+/// every horizon.
+template <class SubStep, class SubShow>
+parametric::ParametricGame composite_for_all(std::string name, const DeterministicPostProcessor& processor, std::size_t copies,
+                                             const Vec& sub_initial, std::vector<std::string> left_messages, std::vector<MessagePair> pairs,
+                                             SubStep sub_step, SubShow show_sub, const parametric::ParameterRange& range,
+                                             const std::string& parameter, unsigned horizon) {
+  using parametric::RationalFunction;
+  struct State {
+    std::string processor;
+    std::vector<Vec> subs;
+    bool operator==(const State&) const = default;
+  };
+  struct StateHash {
+    std::size_t operator()(const State& s) const {
+      std::size_t h = std::hash<std::string>{}(s.processor);
+      for (const auto& u : s.subs) h = h * 1000003u ^ detail::VectorHash{}(u);
+      return h;
+    }
+  };
+  struct Row {
+    RationalFunction probability;
+    std::string answer;
+    State next;
+  };
+  auto P = std::make_shared<const DeterministicPostProcessor>(processor);
+  auto step = [P, sub_step](const State& s, const std::string& m) {
+    auto routed_step = [&](std::size_t, const Vec& u, const std::string& msg) { return sub_step(u, msg); };
+    auto sub_name = [&](std::size_t i) { return "sub-mechanism " + std::to_string(i); };
+    std::vector<Row> out;
+    for (auto& o : run_post_processor<RationalFunction, Vec>(*P, s.processor, s.subs, m, routed_step, sub_name, 64))
+      out.push_back({std::move(o.weight), std::move(o.answer), State{std::move(o.processor), std::move(o.subs)}});
+    return out;
+  };
+  auto show = [show_sub](const State& s) {
+    std::string out = "(" + s.processor;
+    for (const auto& u : s.subs) out += "; " + show_sub(u);
+    return out + ")";
+  };
+  const unsigned rounds = horizon == 0 ? 1 : horizon;
+  parametric::ParametricGame g = detail::explore_parametric_game<State, StateHash>(
+      std::move(name), State{P->initial, std::vector<Vec>(copies, sub_initial)}, std::move(left_messages),
+      std::make_shared<PairsVerifier>(std::move(pairs), std::nullopt), rounds, step, show, 200'000, rounds + 1);
+  g.parameter = parameter;
+  g.range = range;
+  return g;
 }
 
 // ------------------------------------------------------------------ d-counter
@@ -552,21 +612,38 @@ void check_user_lambda(const char* where, const Rational& lambda) {
   require(lambda > 1 && lambda <= 1000, where, "lambda", lambda, "must be greater than 1 (and at most 1000)");
 }
 
-/// The two-round threshold user: state {phase (0 idle, 1 has data, 2 answered r1, 3 done), v}.
+const std::vector<std::string>& threshold_user_messages() {
+  static const std::vector<std::string> m{"data:0", "data:1", "data:2", "r1", "r2"};
+  return m;
+}
+
+std::string show_threshold_user(const Vec& s) { return "phase=" + std::to_string(s[0]) + (s.size() > 1 ? ",v=" + std::to_string(s[1]) : ""); }
+
+/// The two-round threshold user's step over the field policy F (the numeric user and the
+/// parametric protocol run it): state {phase (0 idle, 1 has data, 2 answered r1, 3 done), v}.
+template <class F>
+std::vector<SubOutcome<typename F::Value, Vec>> threshold_user_step(const Vec& s, const std::string& m, const typename F::Value& lambda) {
+  using V = typename F::Value;
+  if (s[0] == 3) return {{V(1), halt_answer, s}};
+  if (m.rfind("data:", 0) == 0) {
+    if (s[0] != 0) return {{V(1), invalid_answer, s}};
+    return {{V(1), "ok", Vec{1, std::stol(m.substr(5))}}};
+  }
+  if (m == "r1" && s[0] == 1) return rr_bit<F>(lambda, s[1] >= 1 ? 1 : 0, Vec{2, s[1]});
+  if (m == "r2" && s[0] == 2) return rr_bit<F>(lambda, s[1] >= 2 ? 1 : 0, Vec{3, s[1]});
+  return {{V(1), invalid_answer, s}};
+}
+
+/// The two-round threshold user as a mechanism with its initial state.
 std::pair<std::shared_ptr<const InteractiveMechanism>, StateId> make_threshold_user(const Rational& lambda) {
-  auto step = [lambda](const Vec& s, const std::string& m) -> std::vector<Outcome<Vec>> {
-    if (s[0] == 3) return {{Rational(1), halt_answer, s}};
-    if (m.rfind("data:", 0) == 0) {
-      if (s[0] != 0) return {{Rational(1), invalid_answer, s}};
-      return {{Rational(1), "ok", Vec{1, std::stol(m.substr(5))}}};
-    }
-    if (m == "r1" && s[0] == 1) return rr_bit(lambda, s[1] >= 1 ? 1 : 0, Vec{2, s[1]});
-    if (m == "r2" && s[0] == 2) return rr_bit(lambda, s[1] >= 2 ? 1 : 0, Vec{3, s[1]});
-    return {{Rational(1), invalid_answer, s}};
+  auto step = [lambda](const Vec& s, const std::string& m) {
+    std::vector<Outcome<Vec>> out;
+    for (auto& o : threshold_user_step<noise::RationalField>(s, m, lambda))
+      out.push_back({std::move(o.probability), std::move(o.answer), std::move(o.next)});
+    return out;
   };
-  auto show = [](const Vec& s) { return "phase=" + std::to_string(s[0]) + (s.size() > 1 ? ",v=" + std::to_string(s[1]) : ""); };
-  auto mech = std::make_shared<LambdaMechanism<Vec, detail::VectorHash>>(
-      "threshold user(lambda=" + to_string(lambda) + ")", std::vector<std::string>{"data:0", "data:1", "data:2", "r1", "r2"}, step, show);
+  auto mech = std::make_shared<LambdaMechanism<Vec, detail::VectorHash>>("threshold user(lambda=" + to_string(lambda) + ")",
+                                                                         threshold_user_messages(), step, show_threshold_user);
   const StateId start = mech->state_id(Vec{0});
   return {mech, start};
 }
@@ -593,33 +670,8 @@ bool k_sparse_neighbours(const std::string& a, const std::string& b, unsigned k)
   return differing <= k;
 }
 
-}  // namespace
-
-Game ldp_threshold_user(const Rational& lambda) {
-  check_user_lambda("library::ldp_threshold_user", lambda);
-  // (not a structured binding: clang before 16 cannot capture one in a lambda)
-  const auto user = make_threshold_user(lambda);
-  const auto& mech = user.first;
-  const auto& start = user.second;
-  auto id = [&](const std::string& m) { return *mech->message_id(m); };
-  std::vector<std::vector<AutomatonVerifier::Edge>> edges(4);
-  for (long v = 0; v <= 2; ++v)
-    for (long w = std::max(0L, v - 1); w <= std::min(2L, v + 1); ++w)
-      edges[0].push_back({{id("data:" + std::to_string(v)), id("data:" + std::to_string(w))}, 1});
-  edges[1].push_back({{id("r1"), id("r1")}, 2});
-  edges[2].push_back({{id("r2"), id("r2")}, 3});
-  auto verifier = std::make_shared<AutomatonVerifier>(std::vector<std::string>{"idle", "ready", "asked", "done"}, 0, std::move(edges));
-  return continual_game(mech->name() + " under f_{~*,prop*}", mech, start, verifier, 3);
-}
-
-CompositeModel ldp_threshold_protocol(unsigned users, const Rational& lambda, unsigned k) {
-  const char* where = "library::ldp_threshold_protocol";
-  require(users >= 1 && users <= 3, where, "users", Rational(users), "must be between 1 and 3");
-  require(k >= 1 && k <= users, where, "k", Rational(k), "must be between 1 and the number of users");
-  check_user_lambda(where, lambda);
-  const auto [user, start] = make_threshold_user(lambda);
-  CompositeModel m;
-  for (unsigned i = 0; i < users; ++i) m.subs.push_back({user, start});
+/// S_P of the toy two-round protocol over @p n users (HSV §8, D.10): see ldp_threshold_protocol().
+DeterministicPostProcessor ldp_processor(unsigned users) {
   const std::size_t n = users;
   // P's state: stage|i|x|round-1 bits|round-2 bits ('?' unknown, '-' not asked)
   using Emit = DeterministicPostProcessor::Emit;
@@ -660,7 +712,38 @@ CompositeModel ldp_threshold_protocol(unsigned users, const Rational& lambda, un
     }
     throw Error("S_P", "state", state, "unexpected message " + message);
   };
-  m.processor = P;
+  return P;
+}
+
+}  // namespace
+
+Game ldp_threshold_user(const Rational& lambda) {
+  check_user_lambda("library::ldp_threshold_user", lambda);
+  // (not a structured binding: clang before 16 cannot capture one in a lambda)
+  const auto user = make_threshold_user(lambda);
+  const auto& mech = user.first;
+  const auto& start = user.second;
+  auto id = [&](const std::string& m) { return *mech->message_id(m); };
+  std::vector<std::vector<AutomatonVerifier::Edge>> edges(4);
+  for (long v = 0; v <= 2; ++v)
+    for (long w = std::max(0L, v - 1); w <= std::min(2L, v + 1); ++w)
+      edges[0].push_back({{id("data:" + std::to_string(v)), id("data:" + std::to_string(w))}, 1});
+  edges[1].push_back({{id("r1"), id("r1")}, 2});
+  edges[2].push_back({{id("r2"), id("r2")}, 3});
+  auto verifier = std::make_shared<AutomatonVerifier>(std::vector<std::string>{"idle", "ready", "asked", "done"}, 0, std::move(edges));
+  return continual_game(mech->name() + " under f_{~*,prop*}", mech, start, verifier, 3);
+}
+
+CompositeModel ldp_threshold_protocol(unsigned users, const Rational& lambda, unsigned k) {
+  const char* where = "library::ldp_threshold_protocol";
+  require(users >= 1 && users <= 3, where, "users", Rational(users), "must be between 1 and 3");
+  require(k >= 1 && k <= users, where, "k", Rational(k), "must be between 1 and the number of users");
+  check_user_lambda(where, lambda);
+  const auto [user, start] = make_threshold_user(lambda);
+  CompositeModel m;
+  for (unsigned i = 0; i < users; ++i) m.subs.push_back({user, start});
+  m.processor = ldp_processor(users);
+  const DeterministicPostProcessor& P = m.processor;
   const auto xs = datasets(users);
   std::vector<Pair> pairs;
   for (const auto& a : xs)
@@ -693,6 +776,28 @@ CompositeModel ldp_threshold_protocol(unsigned users, const Rational& lambda, un
   m.game = continual_game("toy LDP protocol (n=" + std::to_string(users) + ", lambda=" + to_string(lambda) + ", k=" + std::to_string(k) + ")",
                           cm.mechanism, cm.initial, pairs_verifier(*cm.mechanism, pairs, std::nullopt), 1);
   return m;
+}
+
+parametric::ParametricGame ldp_threshold_protocol_for_all(unsigned users, const parametric::RationalFunction& lambda, unsigned k,
+                                                          const parametric::ParameterRange& range, const std::string& parameter,
+                                                          unsigned horizon) {
+  const char* where = "library::ldp_threshold_protocol_for_all";
+  require(users >= 1 && users <= 3, where, "users", Rational(users), "must be between 1 and 3");
+  require(k >= 1 && k <= users, where, "k", Rational(k), "must be between 1 and the number of users");
+  detail::check_lambda_for_all(where, "lambda", lambda, range, parameter);
+  auto user_step = [lambda](const Vec& u, const std::string& msg) -> std::optional<std::vector<SubOutcome<parametric::RationalFunction, Vec>>> {
+    const auto& alphabet = threshold_user_messages();
+    if (std::find(alphabet.begin(), alphabet.end(), msg) == alphabet.end()) return std::nullopt;
+    return threshold_user_step<parametric::ParametricField>(u, msg, lambda);
+  };
+  const auto xs = datasets(users);
+  std::vector<MessagePair> pairs;
+  for (std::size_t a = 0; a < xs.size(); ++a)
+    for (std::size_t b = 0; b < xs.size(); ++b)
+      if (k_sparse_neighbours(xs[a], xs[b], k)) pairs.push_back({MessageId(a), MessageId(b)});
+  return composite_for_all(
+      "toy LDP protocol (n=" + std::to_string(users) + ", lambda=" + lambda.to_string(parameter) + ", k=" + std::to_string(k) + ")",
+      ldp_processor(users), users, Vec{0}, xs, std::move(pairs), user_step, show_threshold_user, range, parameter, horizon);
 }
 
 Game ldp_users_composition(unsigned users, const Rational& lambda, unsigned k) {
@@ -785,47 +890,71 @@ unsigned long mask_of(const std::string& bits) {
   return m;
 }
 
-/// The user: AboveThreshold on abs(N ∩ A) against the level; state {phase, N, margins…}.
-std::pair<std::shared_ptr<const InteractiveMechanism>, StateId> make_core_user(const CoreDecompositionParams& p) {
-  const unsigned n = p.vertices;
+/// The core user's messages: its neighbour set "data:N", then queries "ask:A:d".
+std::vector<std::string> core_user_messages(unsigned n, unsigned rounds) {
   std::vector<std::string> messages;
   for (unsigned long m = 0; m < (1ul << n); ++m) messages.push_back("data:" + bits(m, n));
   for (unsigned long a = 0; a < (1ul << n); ++a)
-    for (unsigned d = 1; d <= p.rounds; ++d) messages.push_back("ask:" + bits(a, n) + ":" + std::to_string(d));
+    for (unsigned d = 1; d <= rounds; ++d) messages.push_back("ask:" + bits(a, n) + ":" + std::to_string(d));
+  return messages;
+}
+
+/// The core user's step over the field policy F (the numeric user and its parametric twin run it):
+/// AboveThreshold on abs(N ∩ A) against the level; state {phase, N, margins…}. @p no_stop caches
+/// Pr[every comparison of a margin multiset is "below"] (B.13, noise::BasicLatentThreshold).
+template <class F>
+std::vector<SubOutcome<typename F::Value, Vec>> core_user_step(const Vec& s, const std::string& m, const typename F::Value& rt,
+                                                               const typename F::Value& rq, std::map<Vec, typename F::Value>& no_stop) {
+  using V = typename F::Value;
+  if (s[0] == 2) return {{V(1), halt_answer, s}};
+  if (m.rfind("data:", 0) == 0) {
+    if (s[0] != 0) return {{V(1), invalid_answer, s}};
+    return {{V(1), "ok", Vec{1, static_cast<long>(mask_of(m.substr(5)))}}};
+  }
+  if (s[0] != 1) return {{V(1), invalid_answer, s}};
+  const auto f = split(m, ':');
+  const unsigned long a = mask_of(f.at(1));
+  const long level = std::stol(f.at(2));
+  // "top" iff ν − τ > |N ∩ A| − d: the stop event of B.13 with margin |N ∩ A| − d
+  const long margin = static_cast<long>(__builtin_popcountl(static_cast<unsigned long>(s[1]) & a)) - level;
+  auto N = [&](const Vec& ms) -> V {
+    auto it = no_stop.find(ms);
+    if (it == no_stop.end()) {
+      std::vector<typename noise::BasicLatentThreshold<F>::Comparison> below;
+      for (long x : ms) below.push_back({rq, x, noise::Side::below});
+      it = no_stop.emplace(ms, noise::BasicLatentThreshold<F>::probability_of(rt, below)).first;
+    }
+    return it->second;
+  };
+  const Vec before(s.begin() + 2, s.end());
+  Vec after = before;
+  after.insert(std::upper_bound(after.begin(), after.end(), margin), margin);
+  const V bot = N(after) / N(before);
+  Vec cont{1, s[1]};
+  cont.insert(cont.end(), after.begin(), after.end());
+  return {{bot, "bot", cont}, {V(1) - bot, "top", Vec{2}}};
+}
+
+std::string show_core_user(const Vec& s, unsigned n) {
+  if (s[0] == 0) return std::string("idle");
+  if (s[0] == 2) return std::string("removed");
+  return "N=" + bits(static_cast<unsigned long>(s[1]), n) + ",margins=[" + join(Vec(s.begin() + 2, s.end())) + "]";
+}
+
+/// The user as a mechanism with its initial state.
+std::pair<std::shared_ptr<const InteractiveMechanism>, StateId> make_core_user(const CoreDecompositionParams& p) {
+  const unsigned n = p.vertices;
   auto no_stop = std::make_shared<std::map<Vec, Rational>>();
   const Rational rt = p.r_threshold, rq = p.r_query;
-  auto step = [no_stop, rt, rq](const Vec& s, const std::string& m) -> std::vector<Outcome<Vec>> {
-    if (s[0] == 2) return {{Rational(1), halt_answer, s}};
-    if (m.rfind("data:", 0) == 0) {
-      if (s[0] != 0) return {{Rational(1), invalid_answer, s}};
-      return {{Rational(1), "ok", Vec{1, static_cast<long>(mask_of(m.substr(5)))}}};
-    }
-    if (s[0] != 1) return {{Rational(1), invalid_answer, s}};
-    const auto f = split(m, ':');
-    const unsigned long a = mask_of(f.at(1));
-    const long level = std::stol(f.at(2));
-    // "top" iff ν − τ > |N ∩ A| − d: the stop event of B.13 with margin |N ∩ A| − d
-    const long margin = static_cast<long>(__builtin_popcountl(static_cast<unsigned long>(s[1]) & a)) - level;
-    auto N = [&](const Vec& ms) -> Rational {
-      auto it = no_stop->find(ms);
-      if (it == no_stop->end()) it = no_stop->emplace(ms, svt_no_stop_probability(rt, rq, ms)).first;
-      return it->second;
-    };
-    const Vec before(s.begin() + 2, s.end());
-    Vec after = before;
-    after.insert(std::upper_bound(after.begin(), after.end(), margin), margin);
-    const Rational bot = N(after) / N(before);
-    Vec cont{1, s[1]};
-    cont.insert(cont.end(), after.begin(), after.end());
-    return {{bot, "bot", cont}, {1 - bot, "top", Vec{2}}};
+  auto step = [no_stop, rt, rq](const Vec& s, const std::string& m) {
+    std::vector<Outcome<Vec>> out;
+    for (auto& o : core_user_step<noise::RationalField>(s, m, rt, rq, *no_stop))
+      out.push_back({std::move(o.probability), std::move(o.answer), std::move(o.next)});
+    return out;
   };
-  auto show = [n](const Vec& s) {
-    if (s[0] == 0) return std::string("idle");
-    if (s[0] == 2) return std::string("removed");
-    return "N=" + bits(static_cast<unsigned long>(s[1]), n) + ",margins=[" + join(Vec(s.begin() + 2, s.end())) + "]";
-  };
+  auto show = [n](const Vec& s) { return show_core_user(s, n); };
   auto mech = std::make_shared<LambdaMechanism<Vec, detail::VectorHash>>(
-      "core user(r_threshold=" + to_string(rt) + ", r_query=" + to_string(rq) + ")", messages, step, show);
+      "core user(r_threshold=" + to_string(rt) + ", r_query=" + to_string(rq) + ")", core_user_messages(n, p.rounds), step, show);
   const StateId start = mech->state_id(Vec{0});
   return {mech, start};
 }
@@ -838,33 +967,9 @@ std::vector<std::pair<unsigned, unsigned>> all_edges(unsigned n) {
   return e;
 }
 
-}  // namespace
-
-Game core_decomposition_user(const CoreDecompositionParams& params) {
-  check_core(params);
-  const unsigned n = params.vertices;
-  const auto [mech, start] = make_core_user(params);
-  std::vector<std::vector<AutomatonVerifier::Edge>> edges(2);
-  for (unsigned long a = 0; a < (1ul << n); ++a)
-    for (unsigned long b = 0; b < (1ul << n); ++b)
-      if (__builtin_popcountl(a ^ b) <= 1)
-        edges[0].push_back({{*mech->message_id("data:" + bits(a, n)), *mech->message_id("data:" + bits(b, n))}, 1});
-  for (unsigned long a = 0; a < (1ul << n); ++a)
-    for (unsigned d = 1; d <= params.rounds; ++d) {
-      const MessageId q = *mech->message_id("ask:" + bits(a, n) + ":" + std::to_string(d));
-      edges[1].push_back({{q, q}, 1});
-    }
-  auto verifier = std::make_shared<AutomatonVerifier>(std::vector<std::string>{"idle", "ready"}, 0, std::move(edges));
-  return continual_game(mech->name() + " under g_user", mech, start, verifier, params.rounds + 1);
-}
-
-CompositeModel core_decomposition(const CoreDecompositionParams& params) {
-  check_core(params);
-  const unsigned n = params.vertices, R = params.rounds;
-  const auto [user, start] = make_core_user(params);
+/// S_P of the core-decomposition protocol on @p n vertices and @p R rounds (HSV §9): see core_decomposition().
+DeterministicPostProcessor core_processor(unsigned n, unsigned R) {
   const auto E = all_edges(n);
-  CompositeModel m;
-  for (unsigned i = 0; i < n; ++i) m.subs.push_back({user, start});
   using Emit = DeterministicPostProcessor::Emit;
   // P's state: stage|i|round|graph|active set at the round's start|removal rounds
   auto enc = [](const std::string& stage, unsigned i, unsigned round, const std::string& g, unsigned long active, const Vec& removed) {
@@ -913,9 +1018,46 @@ CompositeModel core_decomposition(const CoreDecompositionParams& params) {
     }
     throw Error("S_P", "state", state, "unexpected message " + message);
   };
-  m.processor = P;
+  return P;
+}
+
+/// Every graph on @p n vertices as its edge bits, and the pairs differing in at most one edge.
+std::vector<std::string> core_graphs(unsigned n) {
+  const std::size_t edges = all_edges(n).size();
   std::vector<std::string> graphs;
-  for (unsigned long mask = 0; mask < (1ul << E.size()); ++mask) graphs.push_back(bits(mask, static_cast<unsigned>(E.size())));
+  for (unsigned long mask = 0; mask < (1ul << edges); ++mask) graphs.push_back(bits(mask, static_cast<unsigned>(edges)));
+  return graphs;
+}
+
+}  // namespace
+
+Game core_decomposition_user(const CoreDecompositionParams& params) {
+  check_core(params);
+  const unsigned n = params.vertices;
+  const auto [mech, start] = make_core_user(params);
+  std::vector<std::vector<AutomatonVerifier::Edge>> edges(2);
+  for (unsigned long a = 0; a < (1ul << n); ++a)
+    for (unsigned long b = 0; b < (1ul << n); ++b)
+      if (__builtin_popcountl(a ^ b) <= 1)
+        edges[0].push_back({{*mech->message_id("data:" + bits(a, n)), *mech->message_id("data:" + bits(b, n))}, 1});
+  for (unsigned long a = 0; a < (1ul << n); ++a)
+    for (unsigned d = 1; d <= params.rounds; ++d) {
+      const MessageId q = *mech->message_id("ask:" + bits(a, n) + ":" + std::to_string(d));
+      edges[1].push_back({{q, q}, 1});
+    }
+  auto verifier = std::make_shared<AutomatonVerifier>(std::vector<std::string>{"idle", "ready"}, 0, std::move(edges));
+  return continual_game(mech->name() + " under g_user", mech, start, verifier, params.rounds + 1);
+}
+
+CompositeModel core_decomposition(const CoreDecompositionParams& params) {
+  check_core(params);
+  const unsigned n = params.vertices, R = params.rounds;
+  const auto [user, start] = make_core_user(params);
+  CompositeModel m;
+  for (unsigned i = 0; i < n; ++i) m.subs.push_back({user, start});
+  m.processor = core_processor(n, R);
+  const DeterministicPostProcessor& P = m.processor;
+  const std::vector<std::string> graphs = core_graphs(n);
   std::vector<Pair> pairs;
   for (const auto& a : graphs)
     for (const auto& b : graphs)
@@ -949,6 +1091,35 @@ CompositeModel core_decomposition(const CoreDecompositionParams& params) {
   m.game = continual_game("core decomposition (n=" + std::to_string(n) + ", R=" + std::to_string(R) + ")", cm.mechanism, cm.initial,
                           pairs_verifier(*cm.mechanism, pairs, std::nullopt), 1);
   return m;
+}
+
+parametric::ParametricGame core_decomposition_for_all(unsigned vertices, unsigned rounds, const parametric::RationalFunction& r_threshold,
+                                                      const parametric::RationalFunction& r_query, const parametric::ParameterRange& range,
+                                                      const std::string& parameter, unsigned horizon) {
+  const char* where = "library::core_decomposition_for_all";
+  CoreDecompositionParams numeric;  // the integer parameters, checked as for the numeric protocol
+  numeric.vertices = vertices;
+  numeric.rounds = rounds;
+  check_core(numeric);
+  detail::check_noise_for_all(where, "r_threshold", r_threshold, range, parameter);
+  detail::check_noise_for_all(where, "r_query", r_query, range, parameter);
+  const unsigned n = vertices;
+  auto alphabet = std::make_shared<const std::vector<std::string>>(core_user_messages(n, rounds));
+  auto no_stop = std::make_shared<std::map<Vec, parametric::RationalFunction>>();
+  auto user_step = [alphabet, no_stop, r_threshold, r_query](const Vec& u, const std::string& msg)
+      -> std::optional<std::vector<SubOutcome<parametric::RationalFunction, Vec>>> {
+    if (std::find(alphabet->begin(), alphabet->end(), msg) == alphabet->end()) return std::nullopt;
+    return core_user_step<parametric::ParametricField>(u, msg, r_threshold, r_query, *no_stop);
+  };
+  const std::vector<std::string> graphs = core_graphs(n);
+  std::vector<MessagePair> pairs;  // graphs differing in at most one edge
+  for (std::size_t a = 0; a < graphs.size(); ++a)
+    for (std::size_t b = 0; b < graphs.size(); ++b)
+      if (__builtin_popcountl(mask_of(graphs[a]) ^ mask_of(graphs[b])) <= 1) pairs.push_back({MessageId(a), MessageId(b)});
+  return composite_for_all("core decomposition (n=" + std::to_string(n) + ", R=" + std::to_string(rounds) + ", r_threshold=" +
+                               r_threshold.to_string(parameter) + ", r_query=" + r_query.to_string(parameter) + ")",
+                           core_processor(n, rounds), n, Vec{0}, graphs, std::move(pairs), user_step,
+                           [n](const Vec& u) { return show_core_user(u, n); }, range, parameter, horizon);
 }
 
 }  // namespace exactdp::library

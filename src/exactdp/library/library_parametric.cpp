@@ -27,6 +27,7 @@ RationalFunction noise_parameter(const LibraryArguments& a, const std::string& k
 
 void check_noise_parameter_for_all(const std::string& field, const parametric::RationalFunction& f, const parametric::ParameterRange& range,
                                    const std::string& parameter) {
+  if (field == "lambda") return detail::check_lambda_for_all("library", field.c_str(), f, range, parameter);
   detail::check_noise_for_all("library", field.c_str(), f, range, parameter);
 }
 
@@ -36,7 +37,9 @@ const std::vector<std::pair<std::string, std::vector<std::string>>>& parametric_
       {"svt-counter", {"r_threshold", "r_query"}},
       {"tree-counter", {"r"}},
       {"noisy-increments", {"r"}},
-      {"d-counter", {"r"}}};
+      {"d-counter", {"r"}},
+      {"ldp-threshold-protocol", {"lambda"}},
+      {"core-decomposition", {"r_threshold", "r_query"}}};
   return entries;
 }
 
@@ -73,7 +76,23 @@ parametric::ParametricGame make_parametric_library_game(const std::string& name,
       const RationalFunction r = noise_parameter(args, "r", parameter);
       const long max_input = args.integer("max_input", 1, 1, 8), clamp = args.integer("clamp", 0, 0, 4);
       args.finish("d, height, r, max_input = 1, clamp = 0");
-      return d_counter_for_all(d, height, r, max_input, clamp, range, parameter);
+      return d_counter_for_all(d, height, r, max_input, clamp, range, parameter, horizon);
+    }
+    if (name == "ldp-threshold-protocol") {
+      const auto users = static_cast<unsigned>(args.integer("users", 3, 1, 3));
+      const RationalFunction lambda = noise_parameter(args, "lambda", parameter);
+      const auto k = static_cast<unsigned>(args.integer("k", std::min(2L, static_cast<long>(users)), 1, 3));
+      args.finish("users = 3, lambda, k = min(2, users)");
+      return ldp_threshold_protocol_for_all(users, lambda, k, range, parameter, horizon);
+    }
+    if (name == "core-decomposition") {
+      const auto vertices = static_cast<unsigned>(args.integer("vertices", 3, 2, 4));
+      const auto rounds = static_cast<unsigned>(args.integer("rounds", 2, 1, 3));
+      // the numeric protocol's defaults (CoreDecompositionParams) where a noise parameter is not given
+      const RationalFunction rt = args.has("r_threshold") ? noise_parameter(args, "r_threshold", parameter) : RationalFunction(Rational(1, 4));
+      const RationalFunction rq = args.has("r_query") ? noise_parameter(args, "r_query", parameter) : RationalFunction(Rational(1, 2));
+      args.finish("vertices = 3, rounds = 2, r_threshold = 1/4, r_query = 1/2");
+      return core_decomposition_for_all(vertices, rounds, rt, rq, range, parameter, horizon);
     }
     if (name == "noisy-increments") {
       if (!args.has("steps")) args.fail("steps", "", "missing required parameter \"steps\"");
@@ -89,7 +108,7 @@ parametric::ParametricGame make_parametric_library_game(const std::string& name,
     const RationalFunction r = noise_parameter(args, "r", parameter);
     const long max_input = args.integer("max_input", 1, 1, 16), clamp = args.integer("clamp", 0, 0, 64);
     args.finish("height, r, max_input = 1, clamp = 0");
-    return binary_tree_counter_for_all(height, r, max_input, clamp, range, parameter);
+    return binary_tree_counter_for_all(height, r, max_input, clamp, range, parameter, horizon);
   } catch (const Error& e) {
     if (e.where() == args.where()) throw;  // already anchored in the source
     // a builder's refusal names its parameter (or "range") as the field

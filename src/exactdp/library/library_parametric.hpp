@@ -49,27 +49,57 @@ parametric::ParametricGame above_threshold_for_all(const ParametricSvtParams& pa
                                                    unsigned horizon = 0);
 
 /// The binary-tree counter (library::binary_tree_counter, THEOREMS.md D.6) with DLap(@p r) per
-/// node as a parametric game, for every value of the parameter in @p range (horizon 2^height).
+/// node as a parametric game, for every value of the parameter in @p range, up to @p horizon rounds
+/// (0: 2^height, the numeric counter's default). As for the numeric counter, a horizon below 2^height
+/// stops the game early and a larger one adds rounds after the counter has halted; from 2^height on
+/// the table is exact at every horizon (ParametricGame::max_horizon unset), below it up to @p horizon.
 parametric::ParametricGame binary_tree_counter_for_all(unsigned height, const parametric::RationalFunction& r, long max_input, long clamp,
-                                                       const parametric::ParameterRange& range, const std::string& parameter = "r");
+                                                       const parametric::ParameterRange& range, const std::string& parameter = "r",
+                                                       unsigned horizon = 0);
 
 /// The d-counter (library::d_counter, HSV Cor 7.5): d binary-tree counters of height @p height with
 /// DLap(@p r) per node side by side, relation f_C (input vectors at L∞ distance ≤ 1, one differing
-/// pair), as a parametric game over 2^height rounds for every value of the parameter in @p range.
-/// The limits are those of library::d_counter (d ≤ 3, height ≤ 3, max_input ≤ 8, clamp ≤ 4).
+/// pair), as a parametric game for every value of the parameter in @p range, up to @p horizon rounds
+/// (0: 2^height; the horizon as for binary_tree_counter_for_all). The limits are those of
+/// library::d_counter (d ≤ 3, height ≤ 3, max_input ≤ 8, clamp ≤ 4).
 parametric::ParametricGame d_counter_for_all(unsigned d, unsigned height, const parametric::RationalFunction& r, long max_input, long clamp,
-                                             const parametric::ParameterRange& range, const std::string& parameter = "r");
+                                             const parametric::ParameterRange& range, const std::string& parameter = "r",
+                                             unsigned horizon = 0);
 
 /// The noisy-increments counter (library::noisy_increments_counter, THEOREMS.md D.7) with the
 /// increments' noise DLap(@p r) as a parametric game over @p steps rounds, for every value of the
-/// parameter in @p range, up to @p horizon rounds (0 or more than @p steps: all @p steps). Each
+/// parameter in @p range, up to @p horizon rounds (0: @p steps; the horizon as for
+/// binary_tree_counter_for_all). Each
 /// increment clamp(x + Z, −clamp, max_input + clamp) has the closed form of noise/dlap_closed_form.hpp.
 parametric::ParametricGame noisy_increments_counter_for_all(unsigned steps, const parametric::RationalFunction& r, long max_input, long clamp,
                                                             const parametric::ParameterRange& range, const std::string& parameter = "r",
                                                             unsigned horizon = 0);
 
+/// The toy two-round LDP protocol (library::ldp_threshold_protocol, HSV §8, THEOREMS.md D.10) with
+/// the users' randomized response RR_λ for λ = @p lambda(r), as a parametric game for every value of
+/// the parameter in @p range, up to @p horizon rounds (0: 1, the numeric protocol's default; the
+/// table is exact at every horizon). The composite runs the numeric protocol's own S_P and user step
+/// (written once over the field policy) through mechanism/composite.hpp's run_post_processor.
+/// λ must be greater than 1 for every value of the range (any range: λ is not a DLap parameter);
+/// users 1 … 3, k 1 … users, as the numeric protocol.
+parametric::ParametricGame ldp_threshold_protocol_for_all(unsigned users, const parametric::RationalFunction& lambda, unsigned k,
+                                                          const parametric::ParameterRange& range, const std::string& parameter = "r",
+                                                          unsigned horizon = 0);
+
+/// The core-decomposition protocol (library::core_decomposition, HSV §9, L9.1) on @p vertices
+/// vertices and @p rounds rounds, each user's AboveThreshold with τ ~ DLap(@p r_threshold(r)) and
+/// ν ~ DLap(@p r_query(r)), as a parametric game for every value of the parameter in @p range, up to
+/// @p horizon rounds (0: 1, the numeric protocol's default; exact at every horizon). S_P and the
+/// user's step are the numeric protocol's (the user's step over the field policy, B.13 by
+/// noise::BasicLatentThreshold), run through run_post_processor. Noise parameters as
+/// svt_counter_for_all; vertices 2 … 4, rounds 1 … 3.
+parametric::ParametricGame core_decomposition_for_all(unsigned vertices, unsigned rounds, const parametric::RationalFunction& r_threshold,
+                                                      const parametric::RationalFunction& r_query, const parametric::ParameterRange& range,
+                                                      const std::string& parameter = "r", unsigned horizon = 0);
+
 /// The library mechanisms that take a parameter, by name: "above-threshold" and "svt-counter"
-/// (r_threshold, r_query), "tree-counter", "noisy-increments" and "d-counter" (r). Each noise parameter of @p args may be an expression in @p parameter
+/// (r_threshold, r_query), "tree-counter", "noisy-increments" and "d-counter" (r),
+/// "ldp-threshold-protocol" (lambda), "core-decomposition" (r_threshold, r_query). Each noise parameter of @p args may be an expression in @p parameter
 /// (parametric/rational_function.hpp's grammar; e.g. "r", "r^2", "1/4"); the other parameters are
 /// read as by make_library_game. Throws exactdp::Error naming args.where(), the parameter's path and
 /// its value: an unknown or non-parametric name, a malformed expression, a noise parameter outside
@@ -86,7 +116,8 @@ parametric::ParametricGame make_parametric_library_game(const std::string& name,
 
 /// Refuses a noise parameter @p f that is not strictly between 0 and 1 for every value of @p range,
 /// or a range not inside (0, 1): exactdp::Error(where, @p field, f, why naming a rational point
-/// where it fails); the field is "range" for the range. The builders above call it; a front end may
+/// where it fails); the field is "range" for the range. A @p field named "lambda" is a
+/// randomized-response parameter instead: it must be greater than 1 on the range (any range). The builders above call it; a front end may
 /// call it first to report against the file.
 void check_noise_parameter_for_all(const std::string& field, const parametric::RationalFunction& f, const parametric::ParameterRange& range,
                                    const std::string& parameter);

@@ -50,21 +50,48 @@ inline void check_noise_for_all(const char* where, const char* field, const para
       }
 }
 
-/// Tabulates the states reachable from @p start in fewer than @p horizon steps. @p step(state,
-/// message) returns outcomes with members `probability` (a RationalFunction), `answer` and `next`;
-/// @p show names a state. A state whose every message answers "halt" with probability 1 and stays
-/// is marked halted. Both worlds start in @p start (a continual mechanism: the data arrive as
-/// messages). Throws exactdp::Error beyond @p max_states states.
+/// Refuses a randomized-response parameter λ = e^ε that is not greater than 1 for every value of
+/// the range (or has a pole there): an exactdp::Error(@p where, @p field, the function, why) with a
+/// rational point where it fails. Unlike a discrete Laplace parameter, the range itself is free.
+inline void check_lambda_for_all(const char* where, const char* field, const parametric::RationalFunction& lambda,
+                                 const parametric::ParameterRange& range, const std::string& parameter) {
+  parametric::SignPartition partition;
+  try {
+    partition = parametric::sign_partition({lambda - parametric::RationalFunction(1)}, range, parameter);
+  } catch (const Error& e) {  // a pole inside the range
+    throw Error(where, field, lambda.to_string(parameter),
+                "a randomized-response parameter lambda must be a continuous function of " + parameter + " on " + range.to_string() + ": " +
+                    e.why());
+  }
+  for (std::size_t k = 0; k < partition.pieces.size(); ++k)
+    if (partition.signs[0][k] <= 0) {
+      const auto& piece = partition.pieces[k];
+      const std::string at = piece.sample ? to_string(*piece.sample) : piece.to_string(parameter);
+      throw Error(where, field, lambda.to_string(parameter),
+                  "a randomized-response parameter lambda = e^epsilon must be greater than 1 for every " + parameter + " in " +
+                      range.to_string() + "; at " + parameter + " = " + at + " it is not");
+    }
+}
+
+/// Tabulates the states reachable from @p start in fewer than @p depth steps (0: @p horizon) for a
+/// game of @p horizon rounds. @p step(state, message) returns outcomes with members `probability`
+/// (a RationalFunction), `answer` and `next`; @p show names a state. A state whose every message
+/// answers "halt" with probability 1 and stays is marked halted. Both worlds start in @p start (a
+/// continual mechanism: the data arrive as messages). The table is exact up to horizon @p depth
+/// (ParametricGame::max_horizon), or at every horizon when every reachable state was tabulated
+/// (max_horizon unset: e.g. a counter explored past its last step, whose halted state stays).
+/// Throws exactdp::Error beyond @p max_states states.
 template <class State, class Hash, class Step, class Show>
 parametric::ParametricGame explore_parametric_game(std::string name, const State& start, std::vector<std::string> messages,
                                                    std::shared_ptr<const Verifier> verifier, unsigned horizon, Step step, Show show,
-                                                   std::size_t max_states = 200'000) {
+                                                   std::size_t max_states = 200'000, unsigned depth = 0) {
+  if (depth == 0) depth = horizon;
   parametric::ParametricGame g;
   g.name = std::move(name);
   g.messages = std::move(messages);
   g.verifier = std::move(verifier);
   g.horizon = horizon;
-  g.max_horizon = horizon;
+  g.max_horizon = depth;
   std::unordered_map<State, StateId, Hash> ids;
   std::vector<State> states;
   std::map<std::string, AnswerId> answers;
@@ -87,7 +114,7 @@ parametric::ParametricGame explore_parametric_game(std::string name, const State
     return it->second;
   };
   std::vector<StateId> frontier{state_id(start)};
-  for (unsigned depth = 0; depth < horizon && !frontier.empty(); ++depth) {
+  for (unsigned level = 0; level < depth && !frontier.empty(); ++level) {
     std::vector<StateId> next_frontier;
     for (StateId id : frontier) {
       bool halted = true;
@@ -108,6 +135,7 @@ parametric::ParametricGame explore_parametric_game(std::string name, const State
     }
     frontier = std::move(next_frontier);
   }
+  if (frontier.empty()) g.max_horizon.reset();  // every reachable state has its rows: exact at every horizon
   g.initial = {std::vector<std::pair<StateId, Rational>>{{0, Rational(1)}}, std::vector<std::pair<StateId, Rational>>{{0, Rational(1)}}};
   return g;
 }

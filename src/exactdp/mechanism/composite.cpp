@@ -17,6 +17,14 @@ std::optional<std::string> PairRelation::transition(const std::string& sigma, co
 
 std::string sub_message(std::size_t index, const std::string& message) { return std::to_string(index) + ":" + message; }
 
+std::optional<std::pair<std::size_t, std::string>> split_sub_message(const std::string& s) {
+  const auto colon = s.find(':');
+  if (colon == 0 || colon == std::string::npos || colon > 6) return std::nullopt;
+  for (std::size_t k = 0; k < colon; ++k)
+    if (s[k] < '0' || s[k] > '9') return std::nullopt;
+  return std::make_pair(static_cast<std::size_t>(std::stoul(s.substr(0, colon))), s.substr(colon + 1));
+}
+
 namespace {
 
 struct CompositeState {
@@ -33,15 +41,6 @@ struct CompositeStateHash {
   }
 };
 
-/// "i:m" → (i, m), or std::nullopt.
-std::optional<std::pair<std::size_t, std::string>> split_sub_message(const std::string& s) {
-  const auto colon = s.find(':');
-  if (colon == 0 || colon == std::string::npos || colon > 6) return std::nullopt;
-  for (std::size_t k = 0; k < colon; ++k)
-    if (s[k] < '0' || s[k] > '9') return std::nullopt;
-  return std::make_pair(static_cast<std::size_t>(std::stoul(s.substr(0, colon))), s.substr(colon + 1));
-}
-
 }  // namespace
 
 CompositeMechanism compose_deterministic(DeterministicPostProcessor processor, std::vector<std::string> left_messages,
@@ -53,42 +52,18 @@ CompositeMechanism compose_deterministic(DeterministicPostProcessor processor, s
   auto p = std::make_shared<const DeterministicPostProcessor>(std::move(processor));
   auto parts = std::make_shared<const std::vector<SubMechanism>>(std::move(subs));
   auto step = [p, parts, max_inner_steps](const CompositeState& s, const std::string& message) -> std::vector<Outcome<CompositeState>> {
-    // HSV Algorithm 1, exploring every branch of the sub-mechanisms' randomness with exact weights.
-    struct Branch {
-      Rational weight;
-      CompositeState state;
-      Port from;
-      std::string message;
-      unsigned inner;
+    auto sub_step = [&](std::size_t i, StateId state, const std::string& m) -> std::optional<std::vector<SubOutcome<Rational, StateId>>> {
+      const auto& sub = *(*parts)[i].mechanism;
+      const auto id = sub.message_id(m);
+      if (!id) return std::nullopt;
+      std::vector<SubOutcome<Rational, StateId>> out;
+      for (const auto& t : sub.step(state, *id)) out.push_back({t.probability, sub.answer_name(t.answer), t.next});
+      return out;
     };
+    auto sub_name = [&](std::size_t i) { return (*parts)[i].mechanism->name(); };
     std::vector<Outcome<CompositeState>> out;
-    std::vector<Branch> work{{Rational(1), s, Port::left, message, 0}};
-    while (!work.empty()) {
-      Branch br = std::move(work.back());
-      work.pop_back();
-      const auto e = p->step(br.state.processor, br.from, br.message);
-      CompositeState next{e.next, br.state.subs};
-      if (e.to == Port::left) {
-        out.push_back({br.weight, e.message, std::move(next)});
-        continue;
-      }
-      const std::string field = "step(" + br.state.processor + ")";
-      if (br.inner >= max_inner_steps)
-        throw Error(p->name, "max_inner_steps", std::to_string(max_inner_steps),
-                    "the post-processor did not answer left within the step budget (non-termination?) on message " + message);
-      const auto routed = split_sub_message(e.message);
-      if (!routed || routed->first >= parts->size())
-        throw Error(p->name, field, e.message, "a message to the right must be \"i:m\" with i the index of a sub-mechanism");
-      const auto& sub = *(*parts)[routed->first].mechanism;
-      const auto id = sub.message_id(routed->second);
-      if (!id) throw Error(p->name, field, e.message, "the message is outside the alphabet of sub-mechanism " + sub.name());
-      for (const auto& t : sub.step(br.state.subs[routed->first], *id)) {
-        CompositeState moved = next;
-        moved.subs[routed->first] = t.next;
-        work.push_back({br.weight * t.probability, std::move(moved), Port::right, sub_message(routed->first, sub.answer_name(t.answer)),
-                        br.inner + 1});
-      }
-    }
+    for (auto& o : run_post_processor<Rational, StateId>(*p, s.processor, s.subs, message, sub_step, sub_name, max_inner_steps))
+      out.push_back({std::move(o.weight), std::move(o.answer), CompositeState{std::move(o.processor), std::move(o.subs)}});
     return out;
   };
   auto show = [parts](const CompositeState& s) {

@@ -21,6 +21,7 @@
 /// continual mechanism with a single initial state answers nothing before it is addressed.
 #pragma once
 
+#include "exactdp/core/error.hpp"
 #include "exactdp/mechanism/interactive.hpp"
 
 #include <cstddef>
@@ -115,6 +116,76 @@ std::string sub_message(std::size_t index, const std::string& message);
 /// @param max_inner_steps  the most right messages P may send while answering one left message
 CompositeMechanism compose_deterministic(DeterministicPostProcessor processor, std::vector<std::string> left_messages,
                                          std::vector<SubMechanism> subs, unsigned max_inner_steps = 64);
+
+/// One answer of a sub-mechanism to a right message, over a value type V (an exact Rational, or a
+/// rational function of a parameter for the parametric twins in library/).
+template <class V, class SubState>
+struct SubOutcome {
+  V probability;
+  std::string answer;
+  SubState next;
+};
+
+/// One answer of P∘*(M₁, …, M_k) to a left message: its weight, P's answer to the left, and P's and
+/// the sub-mechanisms' states after it.
+template <class V, class SubState>
+struct ProcessorOutcome {
+  V weight;
+  std::string answer;
+  std::string processor;
+  std::vector<SubState> subs;
+};
+
+/// Splits P's right message "i:m" into (i, m); std::nullopt when it is not of that form.
+std::optional<std::pair<std::size_t, std::string>> split_sub_message(const std::string& message);
+
+/// One left message through P∘*(M₁, …, M_k) (HSV Algorithm 1, THEOREMS.md A.5, A.10), written once
+/// over the value type V: compose_deterministic() runs it over exact rationals and the library's
+/// parametric composites (library/library_parametric.hpp) over rational functions of a parameter.
+/// Every branch of the sub-mechanisms' randomness is explored with its exact weight; @p sub_step(i,
+/// state, m) returns sub-mechanism i's outcomes (SubOutcome<V, SubState>) in @p state for message m,
+/// or std::nullopt when m is outside its alphabet; @p sub_name(i) names it in errors. Errors as
+/// compose_deterministic().
+template <class V, class SubState, class SubStep, class SubName>
+std::vector<ProcessorOutcome<V, SubState>> run_post_processor(const DeterministicPostProcessor& p, const std::string& state,
+                                                              const std::vector<SubState>& subs, const std::string& message,
+                                                              SubStep&& sub_step, SubName&& sub_name, unsigned max_inner_steps) {
+  struct Branch {
+    V weight;
+    std::string processor;
+    std::vector<SubState> subs;
+    Port from;
+    std::string message;
+    unsigned inner;
+  };
+  std::vector<ProcessorOutcome<V, SubState>> out;
+  std::vector<Branch> work{{V(1), state, subs, Port::left, message, 0}};
+  while (!work.empty()) {
+    Branch br = std::move(work.back());
+    work.pop_back();
+    const auto e = p.step(br.processor, br.from, br.message);
+    if (e.to == Port::left) {
+      out.push_back({std::move(br.weight), e.message, e.next, std::move(br.subs)});
+      continue;
+    }
+    const std::string field = "step(" + br.processor + ")";
+    if (br.inner >= max_inner_steps)
+      throw Error(p.name, "max_inner_steps", std::to_string(max_inner_steps),
+                  "the post-processor did not answer left within the step budget (non-termination?) on message " + message);
+    const auto routed = split_sub_message(e.message);
+    if (!routed || routed->first >= br.subs.size())
+      throw Error(p.name, field, e.message, "a message to the right must be \"i:m\" with i the index of a sub-mechanism");
+    const std::size_t i = routed->first;
+    auto outcomes = sub_step(i, br.subs[i], routed->second);
+    if (!outcomes) throw Error(p.name, field, e.message, "the message is outside the alphabet of sub-mechanism " + sub_name(i));
+    for (auto& t : *outcomes) {
+      std::vector<SubState> moved = br.subs;
+      moved[i] = std::move(t.next);
+      work.push_back({br.weight * t.probability, e.next, std::move(moved), Port::right, sub_message(i, t.answer), br.inner + 1});
+    }
+  }
+  return out;
+}
 
 /// A composite mechanism as the HSV §6 checker reads it (THEOREMS.md B.17;
 /// exactdp::check_composite_conditions() in reduce/complex_mechanism.hpp).

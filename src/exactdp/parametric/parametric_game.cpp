@@ -205,6 +205,68 @@ std::optional<std::vector<std::uint64_t>> fingerprint(VerifierState v, unsigned 
   return out;
 }
 
+/// The value of @p f at the fingerprint point modulo the fingerprint prime; std::nullopt when its
+/// denominator vanishes there.
+std::optional<ulong> value_mod_prime(const RationalFunction& f) {
+  constexpr ulong prime = 18446744073709551557ULL;  // 2^64 − 59, as fingerprint()
+  constexpr ulong point = 1234567891ULL;
+  static const ulong inverse = n_preinvert_limb(prime);
+  auto* q = static_cast<fmpz_poly_q_struct*>(f.flint());
+  const ulong den = fmpz_poly_evaluate_mod(fmpz_poly_q_denref(q), point, prime);
+  if (den == 0) return std::nullopt;
+  return n_mulmod2_preinv(fmpz_poly_evaluate_mod(fmpz_poly_q_numref(q), point, prime), n_invmod(den, prime), prime, inverse);
+}
+
+/// Transcript pairs counted up to a factor with neither zero nor pole on the range and up to order
+/// (the `view_pairs` of the statistics, docs/parametric.md "JSON"): (a, b) and (a′, b′) are one
+/// class when (a′, b′) = c·(a, b) or c·(b, a) for such a c. The class does not depend on how the
+/// search merged nodes, so the count is a property of the game, the horizon and the range. A key
+/// (the ratio a/b at the fingerprint point modulo the prime, taken with its inverse, the smaller of
+/// the two) proposes; exact cross-multiplication and the certified sign of c decide.
+class PairClasses {
+public:
+  explicit PairClasses(Normaliser& normaliser) : normaliser_(normaliser) {}
+
+  /// True when @p pair starts a new class (it is then remembered as its representative).
+  bool insert(const std::array<RationalFunction, 2>& pair) {
+    auto& bucket = buckets_[key(pair)];
+    for (const auto& other : bucket)
+      if (same_class(pair, other)) return false;
+    bucket.push_back(pair);
+    ++size_;
+    return true;
+  }
+  std::size_t size() const { return size_; }
+
+private:
+  static std::uint64_t key(const std::array<RationalFunction, 2>& pair) {
+    constexpr ulong prime = 18446744073709551557ULL;
+    const auto a = value_mod_prime(pair[0]), b = value_mod_prime(pair[1]);
+    if (!a || !b) return 0;  // undefined at the point: one bucket for all such pairs (exact checks decide)
+    if (*a == 0 && *b == 0) return 0;
+    const std::uint64_t infinity = ~std::uint64_t{0};
+    static const ulong inverse = n_preinvert_limb(prime);
+    const std::uint64_t ab = *b == 0 ? infinity : n_mulmod2_preinv(*a, n_invmod(*b, prime), prime, inverse);
+    const std::uint64_t ba = *a == 0 ? infinity : n_mulmod2_preinv(*b, n_invmod(*a, prime), prime, inverse);
+    return 1 + std::min(ab, ba);  // 0 is the bucket above
+  }
+  /// (a′, b′) = c·(a, b) for a c with neither zero nor pole on the range.
+  bool proportional(const std::array<RationalFunction, 2>& x, const std::array<RationalFunction, 2>& y) {
+    if (x[0].is_zero() != y[0].is_zero() || x[1].is_zero() != y[1].is_zero()) return false;
+    if (!(x[0] * y[1] == x[1] * y[0])) return false;
+    const std::size_t i = x[0].is_zero() ? 1 : 0;
+    if (x[i].is_zero()) return false;  // (0, 0): never a transcript's pair
+    return normaliser_.positive(y[i] / x[i]);
+  }
+  bool same_class(const std::array<RationalFunction, 2>& x, const std::array<RationalFunction, 2>& y) {
+    return proportional(x, y) || proportional({x[1], x[0]}, y);
+  }
+
+  Normaliser& normaliser_;
+  std::unordered_map<std::uint64_t, std::vector<std::array<RationalFunction, 2>>> buckets_;
+  std::size_t size_ = 0;
+};
+
 struct WordsHash {
   std::size_t operator()(const std::vector<std::uint64_t>& w) const {
     std::size_t h = w.size();
@@ -237,20 +299,18 @@ private:
     if (!fresh) return;  // an equal node: the same transcripts' pairs
     if (up_to_factor_ && proportional_to_expanded(*node)) return;
     const auto& b = node->beliefs;
-    step_.count_node(out_.nodes);
+    step_.count_node(visited_);
     if (step_.is_leaf(v, b, left)) {
-      auto pair = ForwardStep::masses(b);
-      if (up_to_factor_) unordered(pair);
-      if (seen_pairs_.insert(pair).second) out_.pairs.push_back(std::move(pair));
+      add_pair(ForwardStep::masses(b));
       return;
     }
+    ++out_.nodes;  // an inner node (docs/parametric.md "JSON": leaves are counted as view pairs)
     if (left == 1) {
       // every child is a leaf (no round left): its masses are all that is needed
       for (std::size_t action = 0; action < step_.game().verifier->allowed(v).size(); ++action)
         for (auto& [answer, pair] : step_.masses_after(v, action, b)) {
-          step_.count_node(out_.nodes);
-          if (up_to_factor_) unordered(pair);
-          if (seen_pairs_.insert(pair).second) out_.pairs.push_back(std::move(pair));
+          step_.count_node(visited_);
+          add_pair(std::move(pair));
         }
       return;
     }
@@ -277,6 +337,14 @@ private:
     same.push_back(&key);
     return false;
   }
+  /// Keeps @p pair unless an equal one was kept — with up_to_factor_, unless one of its class
+  /// (PairClasses: the same up to a factor > 0 on the range and up to order) was kept.
+  void add_pair(std::array<RationalFunction, 2> pair) {
+    if (up_to_factor_) unordered(pair);
+    if (!seen_pairs_.insert(pair).second) return;
+    if (up_to_factor_ && !classes_.insert(pair)) return;
+    out_.pairs.push_back(std::move(pair));
+  }
   /// The pair in canonical order: a pair and its mirror image (P₁, P₀) become one (a claim in both
   /// directions asks the same of both).
   static void unordered(std::array<RationalFunction, 2>& pair) {
@@ -291,6 +359,8 @@ private:
   bool up_to_factor_;
   Normaliser normaliser_;
   ViewPairs out_;
+  std::uint64_t visited_ = 0;  // nodes and last-round children, for the node limit
+  PairClasses classes_{normaliser_};
   std::unordered_set<NodeKey, NodeHash> seen_nodes_;
   std::unordered_map<std::vector<std::uint64_t>, std::vector<const NodeKey*>, WordsHash> by_fingerprint_;
   std::unordered_set<std::array<RationalFunction, 2>, PairHash> seen_pairs_;
@@ -622,14 +692,19 @@ PiecewiseDelta worst_case_delta_for_all(const ParametricGame& game, const Ration
   out.horizon = horizon;
   out.lambda = lambda;
   const GameDag dag = DagBuilder(game, horizon, options).run();
-  out.nodes = dag.nodes.size();
   // the leaves' terms m_b − λ·m_{1−b}, whose positive parts are taken
   std::vector<std::array<RationalFunction, 2>> leaf_terms(dag.nodes.size());
   SignOracle oracle(game.range, game.parameter);
+  Normaliser normaliser(game.range);
+  PairClasses classes(normaliser);
   for (std::size_t n = 0; n < dag.nodes.size(); ++n) {
-    if (!dag.nodes[n].actions.empty()) continue;
+    if (!dag.nodes[n].actions.empty()) {
+      ++out.nodes;
+      continue;
+    }
     ++out.leaves;
     const auto& m = dag.nodes[n].mass;
+    classes.insert(m);
     leaf_terms[n] = {m[0] - lambda * m[1], m[1] - lambda * m[0]};
     for (const auto& t : leaf_terms[n]) oracle.want(t);
   }
@@ -700,6 +775,7 @@ PiecewiseDelta worst_case_delta_for_all(const ParametricGame& game, const Ration
   }
   out.partition = oracle.partition();
   out.functions = oracle.size();
+  out.view_pairs = classes.size();
   return out;
 }
 
@@ -716,7 +792,7 @@ PureForAllResult check_approximate_dp_for_all(const ParametricGame& game, const 
   out.horizon = horizon;
   out.partition = w.partition;
   out.nodes = w.nodes;
-  out.view_pairs = w.leaves;
+  out.view_pairs = w.view_pairs;
   out.functions = w.functions;
   out.holds.assign(out.partition.pieces.size(), true);
   for (std::size_t k = 0; k < out.holds.size(); ++k) out.holds[k] = signs[0][k] >= 0 && signs[1][k] >= 0;

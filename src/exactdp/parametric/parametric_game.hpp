@@ -63,7 +63,9 @@ struct ParametricGame {
 /// The distinct pairs (P₀(t), P₁(t)) over the transcripts t of the game up to @p horizon.
 struct ViewPairs {
   std::vector<std::array<RationalFunction, 2>> pairs;
-  std::uint64_t nodes = 0;  ///< game nodes expanded (after merging equal nodes)
+  /// Inner game nodes expanded (a round left and a pair allowed), after merging equal nodes (and,
+  /// up to a factor, proportional ones); leaves are not counted: they are the pairs.
+  std::uint64_t nodes = 0;
 };
 
 /// Limits of the parametric search.
@@ -77,7 +79,9 @@ ViewPairs transcript_probabilities(const ParametricGame& game, unsigned horizon,
 
 /// The pairs of transcript_probabilities() up to a positive factor and up to order: pairs
 /// c·(P₀(t), P₁(t)) or c·(P₁(t), P₀(t)), one at least for every transcript t, each with some c that
-/// has neither a zero nor a pole on the range (so c > 0 on all of it). Game nodes whose belief
+/// has neither a zero nor a pole on the range (so c > 0 on all of it), and **exactly one per class**
+/// of transcript pairs under that relation (a pair and its mirror image included), so that
+/// pairs.size() does not depend on which nodes were merged. Game nodes whose belief
 /// pairs are proportional by such a factor are merged (found by a fingerprint modulo a prime,
 /// confirmed exactly), as the numeric engine merges proportional nodes; a pair and its mirror image
 /// are one. For a claim in both directions — the signs of
@@ -102,8 +106,10 @@ struct PureForAllResult {
   SignPartition partition;      ///< the range split where some g_t changes sign
   std::vector<bool> holds;      ///< per piece of the partition
   std::vector<FailingRange> failing;  ///< maximal failing intervals, increasing; empty: holds for all r
-  std::uint64_t nodes = 0;
-  std::size_t view_pairs = 0, functions = 0;  ///< distinct (P₀, P₁) pairs and distinct g_t decided
+  std::uint64_t nodes = 0;  ///< inner game nodes after merging (ViewPairs::nodes; PiecewiseDelta::nodes)
+  /// transcript pairs (P₀, P₁) up to a factor > 0 on the range and up to order (one per class), and
+  /// distinct functions whose signs were decided
+  std::size_t view_pairs = 0, functions = 0;
   bool holds_for_all() const { return failing.empty(); }
 };
 
@@ -132,8 +138,9 @@ struct PiecewiseDelta {
   /// rational functions equal to them on the piece
   std::vector<std::array<RationalFunction, 2>> directional;
   std::vector<RationalFunction> delta;  ///< per piece: max(δ⁰, δ¹), the function equal to it on the piece
-  std::uint64_t nodes = 0;              ///< game nodes (after merging proportional nodes: factors > 0 on the whole range)
-  std::size_t leaves = 0;               ///< leaf nodes (transcripts, merged likewise)
+  std::uint64_t nodes = 0;              ///< inner game nodes (after merging proportional nodes: factors > 0 on the whole range)
+  std::size_t leaves = 0;               ///< leaf nodes of the merged game tree (a pair may sit at several)
+  std::size_t view_pairs = 0;           ///< leaf pairs up to a factor > 0 on the range and up to order (one per class)
   std::size_t functions = 0;            ///< distinct functions whose signs were decided
   unsigned passes = 0;                  ///< refinements of the partition until every comparison was decided
   std::size_t reused = 0;               ///< pieces whose values were those of a settled piece with the same signs (statistics)
@@ -176,8 +183,8 @@ struct PiecewiseRatio {
   /// empty: the envelope decides only the comparisons it needs).
   SignPartition partition;
   std::vector<std::size_t> best;             ///< per piece: the index of the largest candidate there
-  std::uint64_t nodes = 0;
-  std::size_t view_pairs = 0;
+  std::uint64_t nodes = 0;      ///< inner game nodes after merging (as PureForAllResult::nodes)
+  std::size_t view_pairs = 0;   ///< transcript pairs up to a factor > 0 on the range and order (as PureForAllResult)
   std::size_t comparisons = 0;  ///< certified comparisons of two candidates on an interval (statistics)
   std::size_t intervals = 0;    ///< rational sub-intervals of the range examined (statistics)
 };

@@ -273,8 +273,14 @@ private:
     }
   }
   RationalFunction unary() {
-    if (eat('-')) return -unary();
-    if (eat('+')) return unary();
+    if (eat('-')) {
+      const Nested guard(*this);
+      return -unary();
+    }
+    if (eat('+')) {
+      const Nested guard(*this);
+      return unary();
+    }
     return power();
   }
   RationalFunction power() {
@@ -288,9 +294,13 @@ private:
     const std::size_t start = pos_;
     while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) ++pos_;
     if (pos_ == start) fail("an integer exponent was expected after `^`");
-    if (pos_ - start > 4) fail_at(start, "the exponent is larger than 1000");
+    // the degree of the result, not the exponent, is what must stay bounded (a canonical form
+    // prints r^k for a monomial of any degree k)
+    if (pos_ - start > 6) fail_at(start, "the exponent is larger than " + std::to_string(max_expression_degree));
     long k = std::strtol(std::string(text_.substr(start, pos_ - start)).c_str(), nullptr, 10);
-    if (k > 1000) fail_at(start, "the exponent is larger than 1000");
+    const long base_degree = std::max<long>(static_cast<long>(base.numerator().size()), static_cast<long>(base.denominator().size())) - 1;
+    if (k > max_expression_degree || base_degree * k > max_expression_degree)
+      fail_at(start, "the power has degree " + std::to_string(base_degree * k) + ", more than " + std::to_string(max_expression_degree));
     if (paren && !eat(')')) fail("a closing parenthesis `)` was expected");
     if (negative) k = -k;
     if (k < 0 && base.is_zero()) fail_at(at, "a negative power of zero");
@@ -302,6 +312,7 @@ private:
     const char c = text_[pos_];
     if (c == '(') {
       const std::size_t open = pos_++;
+      const Nested guard(*this);
       RationalFunction f = expr();
       if (!eat(')')) fail_at(open, "this parenthesis is not closed");
       return f;
@@ -326,18 +337,33 @@ private:
       while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) ++pos_;
       if (pos_ == frac) fail_at(start, "a digit was expected after the decimal point");
     }
-    if (pos_ - start > 200) fail_at(start, "a number longer than 200 digits");
+    if (pos_ - start > max_number_digits) fail_at(start, "a number longer than " + std::to_string(max_number_digits) + " digits");
     return RationalFunction(parse_rational(text_.substr(start, pos_ - start), field_));
   }
 
+  /// One more level of parentheses or signs for the scope of the guard; refuses more than
+  /// max_expression_nesting levels (the parser recurses once per level: a bounded stack).
+  struct Nested {
+    explicit Nested(Parser& p) : parser(p) {
+      if (++parser.depth_ > max_expression_nesting)
+        parser.fail("more than " + std::to_string(max_expression_nesting) + " nested parentheses or signs");
+    }
+    ~Nested() { --parser.depth_; }
+    Parser& parser;
+  };
+
   std::string_view text_, variable_, field_;
   std::size_t pos_ = 0;
+  std::size_t depth_ = 0;
 };
 
 }  // namespace
 
 RationalFunction parse_rational_function(std::string_view text, std::string_view variable, std::string_view field) {
-  if (text.size() > 10000) throw Error(std::string(field), "", std::string(text.substr(0, 60)) + "…", "an expression longer than 10000 characters");
+  if (text.size() > max_expression_length)
+    throw Error(std::string(field), "", std::string(text.substr(0, 60)) + "…",
+                "an expression of " + std::to_string(text.size()) + " characters; at most " + std::to_string(max_expression_length) +
+                    " are read");
   return Parser(text, variable, field).parse();
 }
 

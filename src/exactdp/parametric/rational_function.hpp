@@ -87,6 +87,16 @@ private:
   std::unique_ptr<Impl> impl_;
 };
 
+/// Limits of parse_rational_function(), each refused with an exactdp::Error naming the field and
+/// the size: the whole text (characters), one number (digits), the nesting of parentheses and signs
+/// (the parser recurses once per level), and the degree of a power's result. They bound memory and
+/// stack, never a value that fits: a canonical form (RationalFunction::to_string) of degree up to
+/// max_expression_degree always parses back when it fits in max_expression_length characters.
+inline constexpr std::size_t max_expression_length = 10'000'000;
+inline constexpr std::size_t max_number_digits = max_expression_length;
+inline constexpr std::size_t max_expression_nesting = 1000;
+inline constexpr long max_expression_degree = 100'000;
+
 /// Parses @p text as a rational function of @p variable. Grammar (docs/parametric.md):
 ///
 ///     expr    := term (('+' | '-') term)*
@@ -97,9 +107,9 @@ private:
 ///     number  := digits ['.' digits]   (an exact decimal; write 1/3 as a quotient)
 ///
 /// Spaces are ignored; `-r^2` is −(r²); `^` binds tighter than unary minus and takes an integer
-/// exponent (|k| ≤ 1000). Throws exactdp::Error(@p field, "", text, why) naming the position
+/// exponent (the power's degree at most max_expression_degree). Throws exactdp::Error(@p field, "", text, why) naming the position
 /// (counted from 1) of the first problem: an unknown name (with the declared parameter), a
-/// missing operand or parenthesis, a division by the zero function.
+/// missing operand or parenthesis, a division by the zero function, a limit above exceeded.
 RationalFunction parse_rational_function(std::string_view text, std::string_view variable, std::string_view field = "expression");
 
 }  // namespace exactdp::parametric
