@@ -520,7 +520,7 @@ public:
   void want(const RationalFunction& f) {
     if (f.is_zero()) return;
     if (split_poles_)
-      if (auto parts = split(f)) {
+      if (const auto& parts = split(f)) {
         want_continuous(parts->first);
         want_continuous(parts->second);
         return;
@@ -532,7 +532,7 @@ public:
   std::optional<int> sign(const RationalFunction& f, std::size_t k) {
     if (f.is_zero()) return 0;
     if (split_poles_)
-      if (auto parts = split(f)) {
+      if (const auto& parts = split(f)) {
         const auto n = sign_continuous(parts->first, k), d = sign_continuous(parts->second, k);
         if (!n || !d) return std::nullopt;
         if (*d == 0)
@@ -543,14 +543,20 @@ public:
   }
 
 private:
-  /// f = N/D with D not constant: {N, D} as polynomials; std::nullopt when D is constant.
-  static std::optional<std::pair<RationalFunction, RationalFunction>> split(const RationalFunction& f) {
+  /// f = N/D with D not constant: {N, D} as polynomials; std::nullopt when D is constant
+  /// (remembered per function: the induction asks for the same signs on every piece).
+  const std::optional<std::pair<RationalFunction, RationalFunction>>& split(const RationalFunction& f) {
+    auto it = splits_.find(f);
+    if (it != splits_.end()) return it->second;
+    std::optional<std::pair<RationalFunction, RationalFunction>> parts;
     const std::vector<Integer> den = f.denominator();
-    if (den.size() <= 1) return std::nullopt;
-    std::vector<Rational> d(den.begin(), den.end());
-    RationalFunction dp = RationalFunction::polynomial(d);
-    RationalFunction np = f * dp;
-    return std::make_pair(std::move(np), std::move(dp));
+    if (den.size() > 1) {
+      std::vector<Rational> d(den.begin(), den.end());
+      RationalFunction dp = RationalFunction::polynomial(d);
+      RationalFunction np = f * dp;
+      parts = std::make_pair(std::move(np), std::move(dp));
+    }
+    return splits_.emplace(f, std::move(parts)).first->second;
   }
   void want_continuous(const RationalFunction& f) {
     if (f.is_zero()) return;
@@ -590,6 +596,7 @@ private:
   std::size_t misses_ = 0;
   SignPartition partition_;
   bool split_poles_ = false;
+  std::unordered_map<RationalFunction, std::optional<std::pair<RationalFunction, RationalFunction>>, FunctionHash> splits_;
 };
 
 /// The maximum of @p candidates on piece @p k, or std::nullopt when a comparison is not decided
