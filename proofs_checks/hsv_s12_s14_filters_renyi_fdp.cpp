@@ -14,6 +14,8 @@
 #include "exactdp/divergence/hockey_stick.hpp"
 #include "exactdp/divergence/tradeoff.hpp"
 #include "exactdp/game/engine.hpp"
+#include "exactdp/io/parametric_spec.hpp"
+#include "exactdp/accounting/parametric_check.hpp"
 #include "exactdp/library/library.hpp"
 #include "exactdp/numeric/decide.hpp"
 #include "exactdp/numeric/interval.hpp"
@@ -26,6 +28,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <sstream>
 #include <span>
 #include <variant>
 
@@ -151,6 +154,8 @@ Game gadget_copies(const Rational& p, const Rational& qq, unsigned copies) {
   return parallel_composition({MenuEntry{"G", library::renyi_gadget(p, qq), par}}, {par}, false, launch_options(copies, 2 * copies + 1));
 }
 
+void check_t135_for_all(CheckContext& ctx);  // below: the corrected family for every value of p (or q)
+
 void check_t135(CheckContext& ctx) {
   // H9: α = 2, q = 3/4 (E_q = 7/3), p = 3/8: each copy is (2, ln(3/2))-RDP (sup Φ₂ = 3/2); ℓ copies
   // reach 1 + (E_q − 1)(1 − (1−p)^ℓ) = 3/2, 29/16, 257/128 — above e^{ε′} = 2 for ε′ = ln 2 at ℓ = 3.
@@ -158,6 +163,7 @@ void check_t135(CheckContext& ctx) {
   auto closed = [](unsigned alpha, const Rational& p, const Rational& qq, unsigned l) -> Rational {
     return 1 + (library::renyi_gadget_moment(alpha, qq) - 1) * (1 - pow(1 - p, l));
   };
+  check_t135_for_all(ctx);
   ExtendedRational last = 1;
   for (unsigned l = 1; l <= lmax; ++l) {
     const auto m = worst_case_renyi_moment(gadget_copies(q(3, 8), q(3, 4), l), 2);
@@ -220,6 +226,117 @@ void check_t135(CheckContext& ctx) {
                         "q = " + str(qq) + ", p = " + str(p) + ", " + std::to_string(l) + " copies: Φ₂ = " + to_string(m.max()) + ", closed form " + str(expected),
                         2 * l + 1);
   }
+}
+
+// ------------------------------------------------------------------ HSV T13.5 for every value of p (or q)
+
+/// ℓ copies of the Rényi gadget (D.12) under f_{∞,RDP,α} with one exceptional copy, written as one
+/// parametric table (docs/parametric.md): the mechanism state is the tuple of the copies' states,
+/// message "i:b" sends bit b to copy i (answered by that copy's row), and the relation lets each
+/// copy follow g (THEOREMS.md A.7: at most two pairs, a differing first pair followed only by an
+/// identical one) while at most one copy ever receives a differing pair. The copies exist from the
+/// start (the numeric parallel_composition launches them first; the launches answer
+/// deterministically, so the moments are the same — checked at every piece's sample). The horizon
+/// is the numeric game's, 2ℓ + 1 (one round more than the copies can use: it changes nothing).
+/// @p p and @p qq are expressions in the parameter r, @p range its declaration.
+std::string gadget_copies_spec(unsigned copies, const std::string& p, const std::string& qq, const std::string& range) {
+  const unsigned n_states = 1u << copies;  // bit i set: copy i is in ⊥
+  auto state_name = [&](unsigned s) {
+    std::string out = "s";
+    for (unsigned i = 0; i < copies; ++i) out += (s >> i) & 1 ? "B" : "T";
+    return out;
+  };
+  // relation states: per copy 0 start, 1 first identical, 2 first differed, 3 done; and whether the
+  // exceptional copy is taken
+  unsigned n_rel = 1;
+  for (unsigned i = 0; i < copies; ++i) n_rel *= 4;
+  auto copy_state = [](unsigned code, unsigned i) { return (code >> (2 * i)) & 3u; };
+  auto with = [](unsigned code, unsigned i, unsigned v) { return (code & ~(3u << (2 * i))) | (v << (2 * i)); };
+  auto rel_name = [&](unsigned code, bool used) { return "g" + std::to_string(code) + (used ? "x" : "o"); };
+  std::ostringstream os;
+  os << R"({"format": "exactdp/1", "name": "Renyi gadget x )" << copies << R"(, one exceptional", "horizon": )" << 2 * copies + 1
+     << R"(, "parameters": {"r": )" << range << R"(}, "neighbours": {"type": "automaton", "initial": ")" << rel_name(0, false)
+     << R"(", "states": {)";
+  bool first_state = true;
+  for (unsigned code = 0; code < n_rel; ++code)
+    for (bool used : {false, true}) {
+      os << (first_state ? "" : ", ") << "\"" << rel_name(code, used) << "\": [";
+      first_state = false;
+      bool first_edge = true;
+      for (unsigned i = 0; i < copies; ++i) {
+        const unsigned c = copy_state(code, i);
+        if (c == 3) continue;
+        for (int b0 = 0; b0 < 2; ++b0)
+          for (int b1 = 0; b1 < 2; ++b1) {
+            const bool differ = b0 != b1;
+            if (differ && (used || c == 2)) continue;  // one exceptional copy; after a differing first pair only identical ones
+            const unsigned next = c == 0 ? (differ ? 2u : 1u) : 3u;
+            os << (first_edge ? "" : ", ") << R"({"pair": [")" << i << ":" << b0 << R"(", ")" << i << ":" << b1 << R"("], "next": ")"
+               << rel_name(with(code, i, next), used || differ) << "\"}";
+            first_edge = false;
+          }
+      }
+      os << "]";
+    }
+  os << R"(}}, "mechanism": {"type": "table", "initial": ")" << state_name(0) << R"(", "messages": [)";
+  for (unsigned i = 0; i < copies; ++i) os << (i ? ", " : "") << "\"" << i << ":0\", \"" << i << ":1\"";
+  os << R"(], "states": {)";
+  for (unsigned s = 0; s < n_states; ++s) {
+    os << (s ? ", " : "") << "\"" << state_name(s) << "\": {";
+    for (unsigned i = 0; i < copies; ++i)
+      for (int b = 0; b < 2; ++b) {
+        os << (i || b ? ", " : "") << "\"" << i << ":" << b << "\": [";
+        auto row = [&](const std::string& prob, const std::string& answer, unsigned next) {
+          return R"({"p": ")" + prob + R"(", "answer": ")" + answer + R"(", "next": ")" + state_name(next) + "\"}";
+        };
+        if ((s >> i) & 1)  // ⊥: the bit with probability q, its complement otherwise
+          os << row(qq, std::to_string(b), s) << ", " << row("1-(" + qq + ")", std::to_string(1 - b), s);
+        else  // ⊤: ⊥ (and the switch) with probability p, ⊤ otherwise
+          os << row("1-(" + p + ")", "top", s) << ", " << row(p, "bot", s | (1u << i));
+        os << "]";
+      }
+    os << "}";
+  }
+  os << "}}}";
+  return os.str();
+}
+
+/// HSV T13.5 (corrected) for every value of one parameter of the gadget: sup Φ₂ of ℓ copies (one
+/// exceptional) equals 1 − π + π·E_q, π = 1 − (1 − p)^ℓ, as a rational function on every piece of the
+/// parametric Rényi induction, the numeric engine agreeing at every piece's sample on the library's
+/// gadget under parallel_composition (an independent construction).
+void expect_gadget_for_all(CheckContext& ctx, const std::string& label, unsigned copies, const std::string& p, const std::string& qq,
+                           const std::string& range, const std::function<Game(const Rational&)>& numeric) {
+  using parametric::RationalFunction;
+  const ParametricSpec spec = parse_parametric_spec(gadget_copies_spec(copies, p, qq, range), "Renyi gadget");
+  const RationalFunction pf = parametric::parse_rational_function(p, "r"), qf = parametric::parse_rational_function(qq, "r");
+  const RationalFunction one(1), eq = qf.pow(2) / (one - qf) + (one - qf).pow(2) / qf;
+  const RationalFunction pi = one - (one - pf).pow(static_cast<long>(copies)), closed = one - pi + pi * eq;
+  const ParametricRenyiProfile w = exactdp::worst_case_renyi_moment_for_all(spec.game, numeric, 2, spec.game.horizon);
+  std::string bad;
+  for (std::size_t k = 0; k < w.worst.moment.size(); ++k)
+    if (!(w.worst.moment[k] == parametric::ExtendedFunction{false, closed}))
+      bad += " on " + w.worst.partition.pieces[k].to_string() + " Φ₂ = " + w.worst.moment[k].to_string() + ";";
+  std::size_t checked = 0;
+  for (const auto& s : w.samples) checked += s.numeric_checked ? 1 : 0;
+  ctx.instance(label + ": sup Φ₂ = " + closed.to_string() + " for every r in " + spec.game.range.to_string(),
+               bad.empty() ? "= " + closed.to_string() + " on " + counted(w.worst.partition.pieces.size(), "piece") +
+                                 " (all); the numeric engine agrees at " + counted(checked, "sample")
+                           : "differs:" + bad,
+               bad.empty() && checked > 0, 2 * copies);
+}
+
+void check_t135_for_all(CheckContext& ctx) {
+  // α = 2, q = 3/4 (E_q = 7/3), p = r free in (0, 1/2]: one copy 1 + 4r/3; ℓ copies
+  // 1 + (4/3)(1 − (1−r)^ℓ) (H9's 3/2, 29/16, 257/128 at r = 3/8)
+  const unsigned lmax = std::min(3u, ctx.budget().horizon_cap());
+  const std::string p_free = R"({"interval": ["0", "1/2"], "open": [true, false]})";
+  for (unsigned l = 1; l <= lmax; ++l)
+    expect_gadget_for_all(ctx, "q = 3/4, p = r ∈ (0, 1/2], " + std::to_string(l) + (l == 1 ? " copy" : " copies (one exceptional)"), l, "r",
+                          "3/4", p_free, [l](const Rational& r) { return gadget_copies(r, q(3, 4), l); });
+  // p = 3/8 fixed, q = r free in (1/2, 1): one copy 5/8 + (3/8)·E_r, E_r = r²/(1−r) + (1−r)²/r
+  expect_gadget_for_all(ctx, "p = 3/8, q = r ∈ (1/2, 1), 1 copy", 1, "3/8", "r", R"({"interval": ["1/2", "1"], "open": true})",
+                        [](const Rational& r) { return gadget_copies(q(3, 8), r, 1); });
 }
 
 /// k-sparse FPC parallel composition in moment form: the sparsity parameters carry each entry's
@@ -353,13 +470,18 @@ void families::hsv_s12_s14_filters_renyi_fdp(std::vector<Theorem>& out) {
        "Corrected recipe (THEOREMS.md D.12): q ∈ (1/2, 1) rational with E_q > e^{(α−1)ε′}, p = min{1/2, (e^{(α−1)ε} − 1)/(E_q − 1)}; "
        "ℓ copies with one exceptional have Φ_α = 1 + (E_q − 1)(1 − (1−p)^ℓ) → E_q.",
        "Exact moments at integer α with the engine on ℓ copies under parallel_composition (one exceptional), against the closed "
-       "form; the printed parameters' failure by certified evaluation (MPFI, escalating precision). Not checked for every value "
-       "of a parameter (docs/parametric.md), for three reasons: the witness needs ℓ copies with ℓ growing without bound as "
-       "e^{(α−1)ε′} approaches E_q, so no one finite game covers the family, only a slice with α, q and ℓ fixed; on such a slice "
-       "the moment Φ_α = Σ P⁰^α P¹^{1−α} is a rational function of the free parameter p (or of γ = e^{(α−1)ε}) only for integer "
-       "α — for non-integer α it is not; and for integer α the parametric engine would need the Rényi backward induction "
-       "(THEOREMS.md B.4, maxima of sums of |m₀|^α|m₁|^{1−α}) over rational functions, which it does not have (it decides pure "
-       "and approximate DP).",
+       "form; the printed parameters' failure by certified evaluation (MPFI, escalating precision). **For every value of a "
+       "parameter** (docs/parametric.md, \"Rényi moments for all r\"), at α = 2: with q = 3/4 and p = r free in (0, 1/2], the "
+       "parametric Rényi backward induction (THEOREMS.md B.4 over rational functions of r, certified real-root isolation) "
+       "gives sup Φ₂ = 1 − π + π·E_q, π = 1 − (1 − r)^ℓ, E_q = 7/3, as a rational function of r on every piece for ℓ = 1, 2, "
+       "3 copies (one exceptional; the copies written as one parametric table), and with p = 3/8 and q = r free in (1/2, 1) "
+       "one copy has 5/8 + (3/8)·E_r, E_r = r²/(1 − r) + (1 − r)²/r; the numeric engine on the library gadget under "
+       "parallel_composition agrees at every piece's sample. Hence, at q = 3/4 and α = 2, the corrected recipe is checked for "
+       "every ε > 0 at once: the copy with p = min{1/2, (e^{ε} − 1)/(E_q − 1)} has Φ₂ = 1 + p(E_q − 1) ≤ e^{ε} (equality "
+       "when p < 1/2), and ℓ ≤ 3 copies reach 1 + (E_q − 1)(1 − (1 − p)^ℓ). What stays numeric: the number of copies is fixed (ℓ ≤ 3), since the witness "
+       "for a given ε′ needs ℓ growing without bound as e^{(α−1)ε′} approaches E_q, so no one finite game covers the whole "
+       "family; α = 3 and non-integer α (where Φ_α is not a rational function of p or q) are checked at rational points only.",
+       "For every p ∈ (0, 1/2] (q = 3/4, α = 2): ℓ = 1, 2, 3 copies; for every q ∈ (1/2, 1) (p = 3/8, α = 2): one copy; "
        "H9 (α = 2, q = 3/4, p = 3/8: 3/2, 29/16, 257/128); α = 3 with q = 3/4 and the corrected p; printed q at (α, ε′) = "
        "(2, 10) and (3, 5); random (q, λ) with the corrected p.",
        "Published text: Thm 13.5 says that for every 1 < α < ∞, ε ≥ 0, ε′ ≥ 0 the composition is not (α, ε′)-DP, with p = "
@@ -372,7 +494,7 @@ void families::hsv_s12_s14_filters_renyi_fdp(std::vector<Theorem>& out) {
        "every 1 < α < ∞, ε > 0, ε′ ≥ 0 the f_{∞,RDP,α}^{ε}-concurrent composition is not (α, ε′)-RDP, witnessed by the gadget "
        "with the corrected (p, q) and enough copies.",
        {"exactdp::library::renyi_gadget()", "exactdp::library::renyi_gadget_p()", "exactdp::parallel_composition()",
-        "exactdp::worst_case_renyi_moment()", "exactdp::decide_exp()"},
+        "exactdp::worst_case_renyi_moment()", "exactdp::decide_exp()", "exactdp::parametric::worst_case_renyi_moment_for_all()"},
        src, check_t135, ""});
   out.push_back({"HSV-T13.6", "Rényi parallel composition with FPC", "HSV Thm 13.6", Kind::positive, Status::as_stated,
                  "The f_{∞,FPC,RDP,α}^{ε₁..ε_k}-concurrent composition is (α, Σε_i)-RDP.",

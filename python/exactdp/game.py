@@ -69,7 +69,10 @@ def profile(spec, lambdas=(), deltas=(), alphas=(), horizon=None, max_nodes=None
 
     ``parametric=True`` (``exactdp profile SPEC --parametric``): for a mechanism with a parameter
     (``exactdp.symbol``), the worst pure ratio — or, with one entry in ``lambdas`` (a number or an
-    expression in the parameter), the worst delta(lambda) — as a piecewise function of the
+    expression in the parameter), the worst delta(lambda) — or, with one integer order >= 2 in
+    ``alphas`` (``--alpha``), the worst Renyi moment sup Phi_alpha (``"moment"``, an
+    ``exactdp.Expression`` or ``math.inf``, with the certified D_alpha at the sample as
+    ``"divergence_at_sample"``, a pair of decimal strings) — as a piecewise function of the
     parameter: ``"pieces"`` with exact ends (a ``Fraction``, or an algebraic number as a dict with
     its ``"polynomial"`` and isolating ``"interval"``), ``"ratio"`` or ``"delta"`` as an
     ``exactdp.Expression``, a rational ``"sample"`` of each piece. ``cross_check``: the numeric
@@ -84,8 +87,13 @@ def profile(spec, lambdas=(), deltas=(), alphas=(), horizon=None, max_nodes=None
     the search (0: all cores); the result does not depend on it.
     """
     if parametric:
-        if deltas or alphas or adversary != "adaptive":
-            raise TypeError("profile(parametric=True) takes lambdas (one expression at most) and horizon only")
+        if deltas or adversary != "adaptive":
+            raise TypeError("profile(parametric=True) takes lambdas or alphas (one entry at most) and horizon only")
+        if alphas:
+            if lambdas:
+                raise Error(f'field "alphas": value "{alphas[0]}": with parametric=True, give either lambdas (the worst delta) '
+                            'or alphas (the worst Renyi moment)')
+            return _profile_renyi_for_all(spec, list(alphas), horizon, cross_check)
         return _profile_for_all(spec, list(lambdas), horizon, cross_check)
     _refuse_parametric_spec(spec, "profile")
     lambdas = [_text(x, "lambdas") for x in lambdas]
@@ -275,6 +283,22 @@ def _profile_for_all(spec, lambdas, horizon, cross_check):
         _convert_piece(piece, p, ("ratio", "delta", "delta_forward", "delta_backward"))
     for c in r.get("cross_checks", []):
         _convert(c, ("value", "lambda", "delta_forward", "delta_backward"))
+    return r
+
+
+def _profile_renyi_for_all(spec, alphas, horizon, cross_check):
+    parameter = _parameter_of_spec(spec)
+    if len(alphas) > 1:
+        raise Error(f'field "alphas": value "{alphas[1]}": with parametric=True, give one Renyi order (an integer >= 2)')
+    text, is_text, source = _parametric_source(spec, horizon)
+    r = json.loads(_core._profile_renyi_for_all_json(text, is_text, source, _text(alphas[0], "alphas"), horizon or 0, bool(cross_check)))
+    p = _for_all_parameter(spec, r)
+    for piece in r.get("pieces", []):
+        _convert_piece(piece, p, ("moment", "moment_forward", "moment_backward"))
+        if piece.get("moment_at_sample") is not None:
+            piece["moment_at_sample"] = _number(piece["moment_at_sample"])
+    for c in r.get("cross_checks", []):
+        _convert(c, ("value", "moment_forward", "moment_backward"))
     return r
 
 

@@ -130,6 +130,14 @@ void bind_parametric(nb::module_& m) {
         return parametric_profile_report(s, lambda, horizon, cross_check, true, "lam");
       },
       nb::arg("spec"), nb::arg("is_text"), nb::arg("source"), nb::arg("lam"), nb::arg("horizon"), nb::arg("cross_check"));
+  m.def(
+      "_profile_renyi_for_all_json",
+      [](const std::string& spec, bool is_text, const std::string& source, const std::string& alpha, unsigned horizon, bool cross_check) {
+        const ParametricSpec s = read_spec(spec, is_text, source);
+        nb::gil_scoped_release release;
+        return parametric_renyi_report(s, alpha, horizon, cross_check, true, "alphas");
+      },
+      nb::arg("spec"), nb::arg("is_text"), nb::arg("source"), nb::arg("alpha"), nb::arg("horizon"), nb::arg("cross_check"));
   m.def("_parametric_library_entries", [] { return library::parametric_library_entries(); });
 
   // DLap(f(r)): its mass function, distribution function and clamped table as functions of r, by

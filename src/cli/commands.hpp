@@ -38,8 +38,10 @@ int check_for_all(const std::string& file, const std::string& parameter, const s
                   const std::string& delta, unsigned horizon, bool cross_check, bool json_output, const std::string& adversary);
 
 /// `exactdp profile SPEC --parametric` (parametric.cpp): the worst-case pure ratio for every value
-/// of the spec's parameter; returns the exit code.
+/// of the spec's parameter, the worst δ(λ(r)) with one of @p lambdas, the worst Rényi moment with
+/// one of @p alphas; returns the exit code.
 int profile_parametric(const std::string& file, unsigned horizon, bool json_output, const std::vector<std::string>& lambdas = {},
+                       const std::vector<std::string>& alphas = {},
                        bool cross_check = true);
 
 /// True when @p path is a mechanism spec file ("format": "exactdp/1") rather than a pair file.

@@ -354,16 +354,17 @@ std::function<int()> add_profile(CLI::App& app) {
   auto parametric = std::make_shared<bool>(false);
   cmd->add_flag("--parametric", *parametric,
                 "(specs with a parameter) the worst-case pure ratio as a piecewise rational function; with --lambda EXPR\n"
-                "(an expression in the parameter) the worst δ(λ(r)) instead (docs/parametric.md)");
+                "(an expression in the parameter) the worst δ(λ(r)) instead; with --alpha A (an integer >= 2) the worst\n"
+                "Rényi moment (docs/parametric.md)");
   auto no_cross_check = std::make_shared<bool>(false);
   cmd->add_flag("--no-cross-check", *no_cross_check,
-                "With --parametric --lambda: skip the numeric engine's δ at each piece's rational sample");
+                "With --parametric --lambda/--alpha: skip the numeric engine at each piece's rational sample");
   return [=]() -> int {
     if (opts->direction == "replace")
       throw Error("--direction", "direction", "replace",
                   "profile analyses a given pair (a pair file, or the pairs a spec file's verifier defines), not a "
                   "mechanism: replace-one is asked of a library mechanism, with exactdp compose --direction replace");
-    if (*parametric) return profile_parametric(*file, game->horizon, opts->json_output, opts->lambdas, !*no_cross_check);
+    if (*parametric) return profile_parametric(*file, game->horizon, opts->json_output, opts->lambdas, opts->alphas, !*no_cross_check);
     if (is_mechanism_spec_file(*file)) {
       if (!opts->epsilons.empty())
         throw Error("--epsilon", "", opts->epsilons.front(),

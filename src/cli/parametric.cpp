@@ -1,5 +1,5 @@
 // `exactdp check SPEC --lambda EXPR [--delta EXPR] --for-all r`: a claim decided for every value of a
-// spec's parameter, and `exactdp profile SPEC --parametric [--lambda EXPR]` (docs/parametric.md).
+// spec's parameter, and `exactdp profile SPEC --parametric [--lambda EXPR | --alpha A]` (docs/parametric.md).
 // Parses, calls accounting/parametric_check.hpp, prints.
 #include "commands.hpp"
 
@@ -30,10 +30,15 @@ int check_for_all(const std::string& file, const std::string& parameter, const s
 }
 
 int profile_parametric(const std::string& file, unsigned horizon, bool json_output, const std::vector<std::string>& lambdas,
-                       bool cross_check) {
+                       const std::vector<std::string>& alphas, bool cross_check) {
   const ParametricSpec spec = load_parametric_spec_file(file);
   if (lambdas.size() > 1) throw Error("--lambda", "", lambdas[1], "with --parametric, give one --lambda EXPR (an expression in the parameter)");
-  const std::string report = parametric_profile_report(spec, lambdas.empty() ? std::string() : lambdas[0], horizon, cross_check, json_output);
+  if (alphas.size() > 1) throw Error("--alpha", "", alphas[1], "with --parametric, give one --alpha (an integer order >= 2)");
+  if (!alphas.empty() && !lambdas.empty())
+    throw Error("--alpha", "", alphas[0], "with --parametric, give either --lambda (the worst δ) or --alpha (the worst Rényi moment)");
+  const std::string report = alphas.empty()
+                                 ? parametric_profile_report(spec, lambdas.empty() ? std::string() : lambdas[0], horizon, cross_check, json_output)
+                                 : parametric_renyi_report(spec, alphas[0], horizon, cross_check, json_output);
   if (json_output) std::cout << nlohmann::ordered_json::parse(report).dump(2) << "\n";
   else std::cout << report;
   return 0;

@@ -69,7 +69,7 @@ TEST(ParametricLatentThreshold, IsTheNumericPosteriorAtRationalPoints) {
   const RationalFunction r = RationalFunction::variable();
   const parametric::ParametricLatentThreshold prior(r);
   const auto first = prior.compare(-1, r);
-  for (const Rational x : {fraction(1, 3), fraction(1, 2), fraction(7, 9)}) {
+  for (const Rational& x : {fraction(1, 3), fraction(1, 2), fraction(7, 9)}) {
     const noise::LatentThreshold numeric(x);
     const auto expected = numeric.compare(-1, x);
     ASSERT_EQ(first.size(), expected.size());

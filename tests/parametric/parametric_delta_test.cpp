@@ -9,6 +9,7 @@
 #include "exactdp/io/parametric_spec.hpp"
 #include "exactdp/parametric/parametric_game.hpp"
 #include "support/exact.hpp"
+#include "support/parametric_tables.hpp"
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
@@ -180,50 +181,12 @@ TEST(ParametricDelta, BadClaimsAreErrors) {
   EXPECT_NE(run("1/(4*r-3)", "1/10").find("denominator vanishes"), std::string::npos);
 }
 
-// ---------------------------------------------------------------- random small parametric tables
-
-/// Probabilities in [0, 1] for every r in (0, 1), as expressions (each row pair sums to 1).
-const std::vector<std::string>& expressions() {
-  static const std::vector<std::string> e = {"r", "r^2", "(1+r)/2", "r*(2-r)", "r/(1+r)", "(1-r)/(1+r)", "1/3", "r^3", "2*r/(1+r)^2"};
-  return e;
-}
-
-/// A random table over states s0 … s{n−1}, messages a (and b), two or three answers per rule,
-/// worlds x (starting in s0) and x' (starting in s1), horizon 1–3.
-std::string random_table_spec() {
-  const int states = *rc::gen::inRange(2, 4), messages = *rc::gen::inRange(1, 3), horizon = *rc::gen::inRange(1, 4);
-  std::ostringstream os;
-  os << R"({"format": "exactdp/1", "name": "random", "horizon": )" << horizon
-     << R"(, "parameters": {"r": {"interval": ["0", "1"], "open": true}}, "neighbours": {"type": "static", "worlds": ["x", "x'"]},
-  "mechanism": {"type": "table", "initial": {"x": "s0", "x'": "s1"}, "messages": [)";
-  for (int m = 0; m < messages; ++m) os << (m ? ", " : "") << "\"" << static_cast<char>('a' + m) << "\"";
-  os << R"(], "states": {)";
-  for (int s = 0; s < states; ++s) {
-    os << (s ? ", " : "") << "\"s" << s << "\": {";
-    for (int m = 0; m < messages; ++m) {
-      const std::string e = expressions()[*rc::gen::inRange<std::size_t>(0, expressions().size())];
-      auto next = [&] { return "\"s" + std::to_string(*rc::gen::inRange(0, states)) + "\""; };
-      os << (m ? ", " : "") << "\"" << static_cast<char>('a' + m) << "\": [";
-      auto row = [&](const std::string& prob, const std::string& answer) {
-        return "{\"p\": \"" + prob + "\", \"answer\": \"" + answer + "\", \"next\": " + next() + "}";
-      };
-      if (*rc::gen::inRange(0, 2) == 0) {
-        os << row(e, "0") << ", " << row("1-(" + e + ")", "1");
-      } else {  // three answers: e/2, e/2, 1 − e
-        os << row("(" + e + ")/2", "0") << ", " << row("(" + e + ")/2", "1") << ", " << row("1-(" + e + ")", "2");
-      }
-      os << "]";
-    }
-    os << "}";
-  }
-  os << "}}}";
-  return os.str();
-}
+// ---------------------------------------------------------------- random small parametric tables (support/parametric_tables.hpp)
 
 RC_GTEST_PROP(ParametricDelta, EqualsTheNumericEngineAtRandomRationalPoints, ()) {
   // the piecewise δ(λ(r)) at a random rational r (in the interior of its piece, or a rational
   // point piece) equals worst_case_hockey_stick on the table instantiated at r, in both directions
-  const std::string text = random_table_spec();
+  const std::string text = testing::random_parametric_table_spec();
   const ParametricSpec spec = parse_parametric_spec(text, "random.json");
   const std::vector<std::string> lambdas = {"1", "2", "1+r", "1/r", "3/2+r^2", "(2-r)/(1-r/2)"};
   const std::string lambda = lambdas[*rc::gen::inRange<std::size_t>(0, lambdas.size())];

@@ -49,7 +49,7 @@ TEST(ParametricSpec, InstantiatedIsTheNumericSpec) {
   // the worst ratio of the instantiated spec is the closed form (r/(1−r))^k at every point tried
   for (int k = 1; k <= 3; ++k) {
     const ParametricSpec spec = parse_parametric_spec(rr_static(k), "rr.json");
-    for (const Rational r : {fraction(3, 5), fraction(2, 3), fraction(9, 10)}) {
+    for (const Rational& r : {fraction(3, 5), fraction(2, 3), fraction(9, 10)}) {
       const Game g = spec.instantiate(r);
       const auto ratio = worst_case_ratio(g);
       EXPECT_EQ(ratio.max(), ExtendedRational(pow(r / (1 - r), static_cast<unsigned long>(k)))) << "k = " << k;

@@ -126,4 +126,39 @@ ParametricDeltaProfile worst_case_delta_for_all(const parametric::ParametricGame
   return out;
 }
 
+ParametricRenyiProfile worst_case_renyi_moment_for_all(const parametric::ParametricGame& game,
+                                                       const std::function<Game(const Rational&)>& instantiate, unsigned long alpha,
+                                                       unsigned horizon, bool cross_check, const parametric::ParametricOptions& search) {
+  ParametricRenyiProfile out;
+  out.worst = parametric::worst_case_renyi_moment_for_all(game, alpha, horizon ? horizon : game.horizon, search);
+  const auto& pieces = out.worst.partition.pieces;
+  for (std::size_t k = 0; k < pieces.size(); ++k) {
+    if (!pieces[k].sample) continue;  // an irrational point: no rational sample
+    const Rational& r = *pieces[k].sample;
+    ParametricRenyiSample s{k, r, out.worst.directional[k][0].evaluate(r), out.worst.directional[k][1].evaluate(r), {}, false};
+    const ExtendedRational moment = std::max(s.forward, s.backward);
+    // D_α = ln Φ_α / (α − 1) (THEOREMS.md B.4), a certified enclosure
+    s.divergence = moment.is_infinite()
+                       ? Interval::infinity(default_precision)
+                       : log(Interval(moment.value(), default_precision)) / Interval(Rational(static_cast<long>(alpha) - 1), default_precision);
+    if (cross_check) {
+      EngineOptions o;
+      o.horizon = out.worst.horizon;
+      const DirectionalResult numeric = worst_case_renyi_moment(instantiate(r), alpha, o);
+      for (int b = 0; b < 2; ++b) {
+        const ExtendedRational& expected = b == 0 ? s.forward : s.backward;
+        const ExtendedRational& got = b == 0 ? numeric.forward : numeric.backward;
+        if (got != expected)
+          throw Error(game.name + ": " + game.parameter + " = " + to_string(r), "", "",
+                      "internal: the numeric engine's Rényi moment " + to_string(got) + " (direction " + std::to_string(b) +
+                          ") differs from the parametric piece's " + out.worst.directional[k][b].to_string(game.parameter) + " = " +
+                          to_string(expected));
+      }
+      s.numeric_checked = true;
+    }
+    out.samples.push_back(std::move(s));
+  }
+  return out;
+}
+
 }  // namespace exactdp

@@ -14,6 +14,7 @@
 #include "exactdp/accounting/claim_check.hpp"
 #include "exactdp/accounting/verdict.hpp"
 #include "exactdp/game/game.hpp"
+#include "exactdp/numeric/interval.hpp"
 #include "exactdp/parametric/parametric_game.hpp"
 
 #include <functional>
@@ -97,5 +98,32 @@ ParametricDeltaProfile worst_case_delta_for_all(const parametric::ParametricGame
                                                 const std::function<Game(const Rational&)>& instantiate,
                                                 const parametric::RationalFunction& lambda, unsigned horizon = 0, bool cross_check = true,
                                                 const parametric::ParametricOptions& search = {});
+
+/// The worst-case Rényi moment at one rational sample of a piece: the piece's moments evaluated
+/// there, the certified D_α = ln(max(W⁰, W¹))/(α − 1), and, when cross-checked, the numeric engine's
+/// moments (worst_case_renyi_moment on the instantiated game), equal to the piece's exactly.
+struct ParametricRenyiSample {
+  std::size_t piece = 0;                 ///< the piece of the partition
+  Rational value;                        ///< the parameter's value (the piece's sample)
+  ExtendedRational forward, backward;    ///< sup Φ_α(V₀‖V₁), sup Φ_α(V₁‖V₀) at the value
+  Interval divergence;                   ///< D_α at the value, certified (the point +∞ when the moment is)
+  bool numeric_checked = false;          ///< the numeric engine ran at the value and agreed
+};
+
+/// The piecewise worst-case Rényi moment (`exactdp profile SPEC --parametric --alpha 2`) and the
+/// samples of its pieces.
+struct ParametricRenyiProfile {
+  parametric::PiecewiseRenyiMoment worst;
+  std::vector<ParametricRenyiSample> samples;  ///< one per piece with a rational sample, in order
+};
+
+/// sup_A Φ_α for every r of game.range (parametric::worst_case_renyi_moment_for_all; docs/parametric.md,
+/// "Rényi moments for all r") and D_α at the rational sample of every piece. With @p cross_check,
+/// the numeric engine's moments at each sample must equal the piece's functions evaluated there
+/// (an exactdp::Error otherwise: one of the engines would be wrong). @p horizon 0: the game's own.
+ParametricRenyiProfile worst_case_renyi_moment_for_all(const parametric::ParametricGame& game,
+                                                       const std::function<Game(const Rational&)>& instantiate, unsigned long alpha,
+                                                       unsigned horizon = 0, bool cross_check = true,
+                                                       const parametric::ParametricOptions& search = {});
 
 }  // namespace exactdp

@@ -51,6 +51,25 @@ std::string parametric_ratio_text(const ParametricSpec& spec, const parametric::
 std::string parametric_delta_json(const ParametricSpec& spec, const ParametricDeltaProfile& profile);
 std::string parametric_delta_text(const ParametricSpec& spec, const ParametricDeltaProfile& profile);
 
+/// `exactdp profile SPEC --parametric --alpha A`: the worst-case Rényi moment sup Φ_α (integer
+/// α ≥ 2) as a piecewise function — a rational function of the parameter or +∞ on each piece — with
+/// D_α = ln Φ_α/(α − 1) at each piece's rational sample as a certified interval. Consecutive pieces
+/// with the same functions are merged (a point piece only into a neighbour with its very functions:
+/// the moment may jump where a view's mass vanishes). JSON: {"spec", "parameter", "range", "alpha",
+/// "horizon", "adversary", "pieces": [{"lower": A, "upper": A, "lower_closed", "upper_closed",
+/// "moment": "expression" | "inf", "moment_forward", "moment_backward", "sample", "moment_at_sample",
+/// "divergence_at_sample": ["lo", "hi"]}], "cross_checks": [{"value", "moment_forward",
+/// "moment_backward"}], "stats"}.
+std::string parametric_renyi_json(const ParametricSpec& spec, const ParametricRenyiProfile& profile);
+std::string parametric_renyi_text(const ParametricSpec& spec, const ParametricRenyiProfile& profile);
+
+/// `profile SPEC --parametric --alpha A` as JSON (@p json) or text: @p alpha must be an integer ≥ 2
+/// (a non-integer order is refused: Φ_α is then not a rational function of the parameter); the
+/// numeric engine's moments at every piece's sample unless not @p cross_check. @p horizon 0: the
+/// spec's. Errors name @p alpha_field.
+std::string parametric_renyi_report(const ParametricSpec& spec, const std::string& alpha, unsigned horizon, bool cross_check, bool json,
+                                    const std::string& alpha_field = "--alpha");
+
 /// An expression in the spec's parameter as a claim gives it (`--lambda "1/r^3"`, Python's
 /// `lam=1/r**3`): parsed by parametric::parse_rational_function; an error names @p field (the flag
 /// or argument as the user wrote it), the text and the position.

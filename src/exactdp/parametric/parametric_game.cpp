@@ -579,16 +579,60 @@ private:
 /// known when it was computed. A sign asked for a function not yet decided is recorded as pending.
 class SignOracle {
 public:
-  SignOracle(const ParameterRange& range, std::string variable) : range_(range), variable_(std::move(variable)) {}
+  /// With @p split_poles, a function with a non-constant denominator D is decided as its numerator
+  /// f·D and D, each a polynomial (continuous everywhere), and its sign on a piece is their
+  /// product's: for functions that may have poles in the range but never on a piece where their sign
+  /// is asked (an internal error if they do).
+  SignOracle(const ParameterRange& range, std::string variable, bool split_poles = false)
+      : range_(range), variable_(std::move(variable)), split_poles_(split_poles) {}
 
   /// Adds @p f to the functions to decide (at the next refinement).
   void want(const RationalFunction& f) {
     if (f.is_zero()) return;
-    if (index_.emplace(f, functions_.size()).second) functions_.push_back(f);
+    if (split_poles_)
+      if (const auto& parts = split(f)) {
+        want_continuous(parts->first);
+        want_continuous(parts->second);
+        return;
+      }
+    want_continuous(f);
   }
   /// The sign of @p f on piece @p k, or std::nullopt when the partition does not decide it yet
   /// (then it is wanted for the next refinement).
   std::optional<int> sign(const RationalFunction& f, std::size_t k) {
+    if (f.is_zero()) return 0;
+    if (split_poles_)
+      if (const auto& parts = split(f)) {
+        const auto n = sign_continuous(parts->first, k), d = sign_continuous(parts->second, k);
+        if (!n || !d) return std::nullopt;
+        if (*d == 0)
+          throw Error(variable_, "", f.to_string(variable_), "internal: a compared function has a pole on the piece where it is compared");
+        return *n * *d;
+      }
+    return sign_continuous(f, k);
+  }
+
+private:
+  /// f = N/D with D not constant: {N, D} as polynomials; std::nullopt when D is constant
+  /// (remembered per function: the induction asks for the same signs on every piece).
+  const std::optional<std::pair<RationalFunction, RationalFunction>>& split(const RationalFunction& f) {
+    auto it = splits_.find(f);
+    if (it != splits_.end()) return it->second;
+    std::optional<std::pair<RationalFunction, RationalFunction>> parts;
+    const std::vector<Integer> den = f.denominator();
+    if (den.size() > 1) {
+      std::vector<Rational> d(den.begin(), den.end());
+      RationalFunction dp = RationalFunction::polynomial(d);
+      RationalFunction np = f * dp;
+      parts = std::make_pair(std::move(np), std::move(dp));
+    }
+    return splits_.emplace(f, std::move(parts)).first->second;
+  }
+  void want_continuous(const RationalFunction& f) {
+    if (f.is_zero()) return;
+    if (index_.emplace(f, functions_.size()).second) functions_.push_back(f);
+  }
+  std::optional<int> sign_continuous(const RationalFunction& f, std::size_t k) {
     if (f.is_zero()) return 0;
     const auto it = index_.find(f);
     if (it != index_.end() && it->second < decided_) return partition_.signs[it->second][k];
@@ -599,6 +643,8 @@ public:
     }
     return std::nullopt;
   }
+
+public:
   /// True when some function is wanted that the partition does not decide.
   bool pending() const { return functions_.size() > decided_; }
   /// Recomputes the partition over every function wanted so far.
@@ -619,6 +665,8 @@ private:
   std::size_t decided_ = 0;
   std::size_t misses_ = 0;
   SignPartition partition_;
+  bool split_poles_ = false;
+  std::unordered_map<RationalFunction, std::optional<std::pair<RationalFunction, RationalFunction>>, FunctionHash> splits_;
 };
 
 /// The maximum of @p candidates on piece @p k, or std::nullopt when a comparison is not decided
@@ -677,6 +725,61 @@ std::optional<RationalFunction> induction_on_piece(const GameDag& dag, const std
   return dag.scales[dag.root.scale] * *root;
 }
 
+/// Runs @p settle(k) on every piece k of @p oracle's partition, refining the partition until one
+/// pass decides every sign asked for (the parametric inductions: δ(λ), Φ_α). @p settle computes a
+/// piece's values from the oracle's signs and asks for the signs it needs; a sign not yet decided
+/// is wanted for the next pass. A refinement keeps every decided sign on the sub-pieces, so each
+/// pass decides at least one more level of the game tree; more than @p max_passes is an internal
+/// error.
+///
+/// The induction on a piece reads nothing but the signs the oracle gives it: a piece whose signs
+/// (of the functions decided at some pass) equal those of a piece settled then — every sign it
+/// asked for decided — has the same values, so it takes them without running @p settle (a sub-piece
+/// of a settled piece after a refinement, or a piece with the same signs elsewhere; @p reused
+/// counts them). Returns the values per piece of the final partition.
+template <class Settled, class Settle>
+std::vector<Settled> settle_every_piece(SignOracle& oracle, unsigned max_passes, const std::string& name, unsigned& passes,
+                                        std::size_t& reused, Settle&& settle) {
+  auto sign_key = [&](std::size_t k, std::size_t count) {
+    std::string key(count, '\0');
+    for (std::size_t i = 0; i < count; ++i) key[i] = static_cast<char>(oracle.partition().signs[i][k] + 1);
+    return key;
+  };
+  std::unordered_map<std::string, Settled> previous, current;
+  std::size_t previous_decided = 0;
+  std::vector<Settled> out;
+  for (;;) {
+    oracle.refine();
+    ++passes;
+    const std::size_t decided = oracle.size();
+    const std::size_t pieces = oracle.partition().pieces.size();
+    out.assign(pieces, Settled{});
+    current.clear();
+    for (std::size_t k = 0; k < pieces; ++k) {
+      std::string key = sign_key(k, decided);
+      const Settled* known = nullptr;
+      if (auto it = current.find(key); it != current.end()) known = &it->second;
+      else if (auto old = previous.find(sign_key(k, previous_decided)); old != previous.end())
+        known = &current.emplace(std::move(key), old->second).first->second;
+      if (known) {
+        out[k] = *known;
+        ++reused;
+        continue;
+      }
+      const std::size_t misses = oracle.misses();
+      out[k] = settle(k);
+      if (oracle.misses() == misses) current.emplace(std::move(key), out[k]);
+    }
+    if (!oracle.pending()) break;
+    if (passes >= max_passes)
+      throw Error(name, "", "", "internal: the parametric backward induction did not settle after " + std::to_string(passes) + " passes");
+    previous = std::move(current);
+    current = {};
+    previous_decided = decided;
+  }
+  return out;
+}
+
 }  // namespace
 
 PiecewiseDelta worst_case_delta_for_all(const ParametricGame& game, const RationalFunction& lambda, unsigned horizon,
@@ -711,67 +814,33 @@ PiecewiseDelta worst_case_delta_for_all(const ParametricGame& game, const Ration
   // refine until one pass decides every comparison on every piece; each pass decides at least one
   // more level of the tree (a decided sign stays decided on the sub-pieces of a refinement), and
   // the root comparisons take one more
-  const unsigned max_passes = horizon + 3;
-  // The induction on a piece reads nothing but the signs the oracle gives it: a piece whose signs
-  // of the functions decided at some pass equal those of a piece settled then (every comparison
-  // decided) has the same values — a sub-piece of a settled piece after a refinement, or a piece
-  // with the same signs elsewhere. Settled pieces are remembered by their sign vectors.
   struct Settled {
     std::array<RationalFunction, 2> directional;
     RationalFunction delta;
     std::vector<int> comparison_signs;
   };
-  auto sign_key = [&](std::size_t k, std::size_t count) {
-    std::string key(count, '\0');
-    for (std::size_t i = 0; i < count; ++i) key[i] = static_cast<char>(oracle.partition().signs[i][k] + 1);
-    return key;
-  };
-  std::unordered_map<std::string, Settled> previous, current;
-  std::size_t previous_decided = 0;
-  for (;;) {
-    oracle.refine();
-    ++out.passes;
-    const std::size_t decided = oracle.size();
-    const auto& pieces = oracle.partition().pieces;
-    out.directional.assign(pieces.size(), {});
-    out.delta.assign(pieces.size(), {});
-    if (comparison_signs) comparison_signs->assign(comparisons.size(), std::vector<int>(pieces.size(), 0));
-    current.clear();
-    for (std::size_t k = 0; k < pieces.size(); ++k) {
-      std::string key = sign_key(k, decided);
-      const Settled* known = nullptr;
-      if (auto it = current.find(key); it != current.end()) known = &it->second;
-      else if (auto old = previous.find(sign_key(k, previous_decided)); old != previous.end())
-        known = &current.emplace(std::move(key), old->second).first->second;
-      if (known) {
-        out.directional[k] = known->directional;
-        out.delta[k] = known->delta;
-        if (comparison_signs)
-          for (std::size_t c = 0; c < comparisons.size(); ++c) (*comparison_signs)[c][k] = known->comparison_signs[c];
-        ++out.reused;
-        continue;
-      }
-      const std::size_t misses = oracle.misses();
-      const auto d0 = induction_on_piece(dag, leaf_terms, 0, k, oracle);
-      const auto d1 = induction_on_piece(dag, leaf_terms, 1, k, oracle);
-      if (!d0 || !d1) continue;
-      out.directional[k] = {*d0, *d1};
-      const auto larger = maximum_on({*d0, *d1}, k, oracle);
-      if (larger) out.delta[k] = *larger;
-      std::vector<int> settled_signs(comparisons.size(), 0);
-      for (std::size_t c = 0; c < comparisons.size(); ++c) {
-        const auto s = oracle.sign(comparisons[c](out.directional[k]), k);
-        if (s) settled_signs[c] = *s;
-        if (s && comparison_signs) (*comparison_signs)[c][k] = *s;
-      }
-      if (oracle.misses() == misses) current.emplace(std::move(key), Settled{out.directional[k], out.delta[k], std::move(settled_signs)});
-    }
-    if (!oracle.pending()) break;
-    if (out.passes >= max_passes)
-      throw Error(game.name, "", "", "internal: the parametric backward induction did not settle after " + std::to_string(out.passes) + " passes");
-    previous = std::move(current);
-    current = {};
-    previous_decided = decided;
+  const std::vector<Settled> settled =
+      settle_every_piece<Settled>(oracle, horizon + 3, game.name, out.passes, out.reused, [&](std::size_t k) {
+        Settled s;
+        s.comparison_signs.assign(comparisons.size(), 0);
+        const auto d0 = induction_on_piece(dag, leaf_terms, 0, k, oracle);
+        const auto d1 = induction_on_piece(dag, leaf_terms, 1, k, oracle);
+        if (!d0 || !d1) return s;
+        s.directional = {*d0, *d1};
+        if (const auto larger = maximum_on({*d0, *d1}, k, oracle)) s.delta = *larger;
+        for (std::size_t c = 0; c < comparisons.size(); ++c)
+          if (const auto sign = oracle.sign(comparisons[c](s.directional), k)) s.comparison_signs[c] = *sign;
+        return s;
+      });
+  const std::size_t pieces = oracle.partition().pieces.size();
+  out.directional.resize(pieces);
+  out.delta.resize(pieces);
+  if (comparison_signs) comparison_signs->assign(comparisons.size(), std::vector<int>(pieces, 0));
+  for (std::size_t k = 0; k < pieces; ++k) {
+    out.directional[k] = settled[k].directional;
+    out.delta[k] = settled[k].delta;
+    if (comparison_signs)
+      for (std::size_t c = 0; c < comparisons.size(); ++c) (*comparison_signs)[c][k] = settled[k].comparison_signs[c];
   }
   out.partition = oracle.partition();
   out.functions = oracle.size();
@@ -798,6 +867,131 @@ PureForAllResult check_approximate_dp_for_all(const ParametricGame& game, const 
   for (std::size_t k = 0; k < out.holds.size(); ++k) out.holds[k] = signs[0][k] >= 0 && signs[1][k] >= 0;
   out.failing = failing_ranges(out.partition.pieces, out.holds);
   if (worst) *worst = std::move(w);
+  return out;
+}
+
+// ---------------------------------------------------------------- Φ_α(r): parametric BI-Rényi
+
+namespace {
+
+/// The leaf terms of BI-Rényi per direction b (THEOREMS.md B.4): |m_b|^α·|m_{1−b}|^{1−α} as a
+/// rational function where both masses are not identically zero (its value wherever |m_{1−b}| ≠ 0).
+struct RenyiLeaf {
+  std::array<RationalFunction, 2> mass;
+  std::array<RationalFunction, 2> term;  ///< zero where a mass is identically zero (unused then)
+};
+
+/// The value of leaf @p leaf in direction @p b on piece @p k: 0 where |m_b| = 0, +∞ where
+/// |m_{1−b}| = 0 < |m_b|, the rational term otherwise (each decided on the whole piece by the
+/// masses' signs); std::nullopt while a mass's sign is undecided.
+std::optional<ExtendedFunction> renyi_leaf_on_piece(const RenyiLeaf& leaf, int b, std::size_t k, SignOracle& oracle) {
+  const RationalFunction &p = leaf.mass[b], &q = leaf.mass[1 - b];
+  if (p.is_zero()) return ExtendedFunction{};
+  const auto sp = oracle.sign(p, k);
+  const auto sq = q.is_zero() ? std::optional<int>(0) : oracle.sign(q, k);
+  if (!sp || !sq) return std::nullopt;
+  if (*sp == 0) return ExtendedFunction{};
+  if (*sq == 0) return ExtendedFunction{true, {}};
+  return ExtendedFunction{false, leaf.term[b]};
+}
+
+/// BI-Rényi in direction @p b on piece @p k: the value of the root as +∞ or the rational function
+/// equal to it on the piece; std::nullopt where a sign below is not decided yet. Stopping at an inner
+/// node is never better than continuing (A.4: the term is subadditive over a split of the masses),
+/// so a node's value is the largest action's sum over its answers.
+std::optional<ExtendedFunction> renyi_on_piece(const GameDag& dag, const std::vector<RenyiLeaf>& leaves, int b, std::size_t k,
+                                               SignOracle& oracle) {
+  std::vector<std::optional<ExtendedFunction>> value(dag.nodes.size());
+  for (std::size_t n = 0; n < dag.nodes.size(); ++n) {
+    const auto& node = dag.nodes[n];
+    if (node.actions.empty()) {
+      value[n] = renyi_leaf_on_piece(leaves[n], b, k, oracle);
+      continue;
+    }
+    std::vector<RationalFunction> sums;
+    bool known = true, infinite = false;
+    for (const auto& children : node.actions) {
+      RationalFunction sum;
+      bool action_infinite = false;
+      for (const GameDag::Child& c : children) {
+        const auto& v = value[c.node];
+        if (!v) {
+          known = false;
+          break;
+        }
+        if (v->infinite) action_infinite = true;  // c·∞ = ∞ for the factor c > 0
+        else if (!action_infinite && !v->value.is_zero()) sum += c.scale == 0 ? v->value : dag.scales[c.scale] * v->value;
+      }
+      if (!known) break;
+      if (action_infinite) infinite = true;
+      else sums.push_back(std::move(sum));
+    }
+    if (!known) continue;
+    if (infinite) value[n] = ExtendedFunction{true, {}};
+    else if (auto m = maximum_on(sums, k, oracle)) value[n] = ExtendedFunction{false, std::move(*m)};
+  }
+  auto root = value[dag.root.node];
+  if (root && !root->infinite && dag.root.scale != 0) root->value = dag.scales[dag.root.scale] * root->value;
+  return root;
+}
+
+}  // namespace
+
+PiecewiseRenyiMoment worst_case_renyi_moment_for_all(const ParametricGame& game, unsigned long alpha, unsigned horizon,
+                                                     const ParametricOptions& options) {
+  if (alpha < 2)
+    throw Error(game.name, "alpha", std::to_string(alpha),
+                "the parametric Rényi moment needs an integer order α ≥ 2 (for other α the moment is not a rational function of " +
+                    game.parameter + ")");
+  if (alpha > 1000) throw Error(game.name, "alpha", std::to_string(alpha), "the order α is at most 1000 here");
+  if (!game.verifier) throw Error(game.name, "neighbours", "", "the game has no verifier");
+  if (horizon == 0) throw Error(game.name, "horizon", "0", "the horizon must be at least 1");
+  if (game.max_horizon && horizon > *game.max_horizon)
+    throw Error(game.name, "max_horizon", std::to_string(*game.max_horizon),
+                "the spec is exact only up to this horizon; " + std::to_string(horizon) + " rounds were asked");
+  PiecewiseRenyiMoment out;
+  out.horizon = horizon;
+  out.alpha = alpha;
+  const GameDag dag = DagBuilder(game, horizon, options).run();
+  // the leaves' masses are decided first: where one vanishes, a term is 0 or +∞ instead of the
+  // rational function's value, so those points are pieces of their own
+  SignOracle oracle(game.range, game.parameter, true);
+  std::vector<RenyiLeaf> leaves(dag.nodes.size());
+  const long a = static_cast<long>(alpha);
+  for (std::size_t n = 0; n < dag.nodes.size(); ++n) {
+    if (!dag.nodes[n].actions.empty()) {
+      ++out.nodes;  // inner nodes, as the δ report counts them
+      continue;
+    }
+    ++out.leaves;
+    RenyiLeaf& leaf = leaves[n];
+    leaf.mass = dag.nodes[n].mass;
+    for (int b = 0; b < 2; ++b) {
+      oracle.want(leaf.mass[b]);
+      if (!leaf.mass[0].is_zero() && !leaf.mass[1].is_zero()) leaf.term[b] = leaf.mass[b].pow(a) / leaf.mass[1 - b].pow(a - 1);
+    }
+  }
+  struct Settled {
+    std::array<ExtendedFunction, 2> directional;
+    ExtendedFunction moment;
+  };
+  const std::vector<Settled> settled =
+      settle_every_piece<Settled>(oracle, horizon + 3, game.name, out.passes, out.reused, [&](std::size_t k) {
+        Settled s;
+        const auto w0 = renyi_on_piece(dag, leaves, 0, k, oracle);
+        const auto w1 = renyi_on_piece(dag, leaves, 1, k, oracle);
+        if (!w0 || !w1) return s;
+        s.directional = {*w0, *w1};
+        if (w0->infinite || w1->infinite) s.moment = ExtendedFunction{true, {}};
+        else if (const auto larger = maximum_on({w0->value, w1->value}, k, oracle)) s.moment = ExtendedFunction{false, *larger};
+        return s;
+      });
+  out.partition = oracle.partition();
+  out.functions = oracle.size();
+  for (const auto& s : settled) {
+    out.directional.push_back(s.directional);
+    out.moment.push_back(s.moment);
+  }
   return out;
 }
 

@@ -18,6 +18,7 @@
 #pragma once
 
 #include "exactdp/game/game.hpp"
+#include "exactdp/numeric/extended_rational.hpp"
 #include "exactdp/parametric/real_roots.hpp"
 #include "exactdp/parametric/rational_function.hpp"
 
@@ -27,6 +28,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -167,6 +169,55 @@ PiecewiseDelta worst_case_delta_for_all(const ParametricGame& game, const Ration
 PureForAllResult check_approximate_dp_for_all(const ParametricGame& game, const RationalFunction& lambda,
                                               const RationalFunction& delta, unsigned horizon, const ParametricOptions& options = {},
                                               PiecewiseDelta* worst = nullptr);
+
+/// A value of the parametric Rényi induction on one piece: +∞ on the whole piece, or the rational
+/// function equal to it there.
+struct ExtendedFunction {
+  bool infinite = false;
+  RationalFunction value;  ///< when finite
+  friend bool operator==(const ExtendedFunction& a, const ExtendedFunction& b) {
+    return a.infinite == b.infinite && (a.infinite || a.value == b.value);
+  }
+  /// The value at @p r (+∞ as ExtendedRational::infinity()): exact.
+  ExtendedRational evaluate(const Rational& r) const { return infinite ? ExtendedRational::infinity() : ExtendedRational(value.evaluate(r)); }
+  /// "inf" or the function written with @p variable.
+  std::string to_string(std::string_view variable = "r") const { return infinite ? "inf" : value.to_string(variable); }
+};
+
+/// The worst-case Rényi moment sup_A Φ_α for an integer order α ≥ 2 and every r of the range, as a
+/// piecewise rational function (issue 19; docs/parametric.md, "Rényi moments for all r").
+///
+/// **The lemma used** (docs/parametric.md, "Lemma (Φ_α for all r)"). BI-Rényi (THEOREMS.md B.4) at
+/// a fixed r is a finite expression in the node masses built from sums and maxima of the leaf terms
+/// |m_b|^α·|m_{1−b}|^{1−α} — for an integer α a rational function of r wherever |m_{1−b}| ≠ 0, +∞
+/// where |m_{1−b}| = 0 < |m_b|, and 0 where |m_b| = 0. On a piece where every leaf mass has one sign
+/// and every comparison of two actions' values has one sign, the induction is one fixed expression:
+/// the leaf terms are fixed (finite and continuous, +∞ or 0 on the whole piece) and so are the
+/// maximising actions. The leaves' masses are decided first (so the points where a mass vanishes —
+/// where a term is +∞ or 0 instead of the rational function's value — are pieces of their own), then
+/// the comparisons as the induction asks for them, refining the partition as for δ(λ). A compared
+/// function may have a pole in the range (at a point where some leaf's mass vanishes), never on the
+/// piece where it is compared: its sign there is the sign of its numerator times its denominator's,
+/// both decided by the same certified partition.
+struct PiecewiseRenyiMoment {
+  unsigned horizon = 0;
+  unsigned long alpha = 2;
+  SignPartition partition;  ///< every comparison of the induction has one sign per piece
+  /// per piece: {W⁰, W¹} — sup over adaptive adversaries of Φ_α(V₀‖V₁) and of Φ_α(V₁‖V₀) — on the piece
+  std::vector<std::array<ExtendedFunction, 2>> directional;
+  std::vector<ExtendedFunction> moment;  ///< per piece: max(W⁰, W¹)
+  std::uint64_t nodes = 0;               ///< inner game nodes (proportional nodes merged; leaves not counted)
+  std::size_t leaves = 0;                ///< leaf nodes
+  std::size_t functions = 0;             ///< distinct functions whose signs were decided
+  unsigned passes = 0;                   ///< refinements of the partition until every comparison was decided
+  std::size_t reused = 0;                ///< pieces whose values were those of a settled piece with the same signs
+};
+
+/// sup_A Φ_α (both directions) for every r of game.range by parametric BI-Rényi (see
+/// PiecewiseRenyiMoment). @p alpha must be an integer ≥ 2 (exactdp::Error, field "alpha", otherwise:
+/// for a non-integer α the leaf terms are not rational functions of r).
+PiecewiseRenyiMoment worst_case_renyi_moment_for_all(const ParametricGame& game, unsigned long alpha, unsigned horizon,
+                                                     const ParametricOptions& options = {});
 
 /// The worst-case pure-DP ratio as a piecewise rational function of the parameter: on each piece
 /// of the range, the largest of the candidate ratios P₀(t)/P₁(t) and P₁(t)/P₀(t) over the
