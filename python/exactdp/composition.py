@@ -52,6 +52,7 @@ from fractions import Fraction
 from ._core import Error, PrivacyLoss, PrivacyProfile, parse_mechanism_spec
 from ._core import _composition_of, _replace_one_components, default_memory_budget
 from ._core import grid_bracket as _grid_bracket
+from ._core import limits as _limits
 
 _PRECISIONS = (128, 512, 2048)
 
@@ -349,8 +350,9 @@ def _planned(components, want_epsilon, at, relative_width, max_memory, direction
 
 def _grid_planned(components, want_epsilon, at, relative_width, max_memory, direction):
     """The planner's grid bracket for (spec, times, rate | mixture text) components at resolutions 32, 64,
-    ... up to _MAX_GRID_RESOLUTION, intersected (each encloses the true value, so their intersection
-    does), until ``relative_width`` is met or the finest grid."""
+    ... (by fourfold steps while far from the width asked) up to _MAX_PLANNED_GRID_RESOLUTION,
+    intersected (each encloses the true value, so their intersection does), until ``relative_width``
+    is met or the finest grid."""
     key = "epsilon" if want_epsilon else "delta"
     resolution, value, out = 32, None, None
     while True:
@@ -358,9 +360,12 @@ def _grid_planned(components, want_epsilon, at, relative_width, max_memory, dire
                               max_memory=max_memory, direction=direction, grid=True, grid_resolution=resolution)
         lo, hi = out[key]
         value = (lo, hi) if value is None else (max(value[0], lo), min(value[1], hi))
-        if _narrow(value, relative_width) or relative_width is None or resolution >= _MAX_GRID_RESOLUTION:
+        if _narrow(value, relative_width) or relative_width is None or resolution >= _MAX_PLANNED_GRID_RESOLUTION:
             break
-        resolution *= 2
+        # the width falls about fourfold per doubling (second order in the step): far from the
+        # target, skip a resolution (the time grows about linearly in it)
+        far = value[1] != math.inf and value[1] - value[0] > 64 * Fraction(relative_width) * value[1]
+        resolution = min(resolution * (4 if far else 2), _MAX_PLANNED_GRID_RESOLUTION)
     out[key] = value
     out["resolution"] = resolution
     return out
@@ -394,6 +399,9 @@ def renyi_at(what, times=1, alpha=None, sampling_rate=None, direction="both", pr
 
 #: The finest grid epsilon_at / delta_at refine to when asked for a relative width.
 _MAX_GRID_RESOLUTION = 2048
+#: ... and on the planner's grid route (compositions of Gaussian mixtures, Gaussian and Laplace
+#: mechanisms), whose laws may grow with the resolution (ComposedPrivacy::grid_options).
+_MAX_PLANNED_GRID_RESOLUTION = _limits.max_grid_resolution
 
 
 def _grid(spec, k, delta, epsilon, rate, relative_width, direction="both"):
