@@ -21,7 +21,7 @@ rate; mechanisms with exact tables and pairs become their add/remove subsampled 
 must be symmetric; mixtures and replace-one pairs as below), the planner chooses the route under
 ``max_memory`` (exact, binomial, certified PLD, fast convolution, closed forms, the certified grid
 bracket of docs/audit-subsampling.md for Gaussian, Laplace and mixture components), and
-``relative_width`` refines the answer: finer grids intersected (resolution 32 up to 2048; the finest
+``relative_width`` refines the answer: finer grids intersected (resolution 32 up to 8192; the finest
 bracket comes back even when still wider) or more working precision (128, 512, 2048 bits; refused
 with the route's bracket when still wider). What cannot be answered is refused there, naming this
 module's argument (``sampling_rate``, ``direction``, ``relative_width``, ``what``).

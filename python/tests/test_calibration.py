@@ -86,7 +86,7 @@ def test_limits_are_bound_not_copied():
     """exactdp._core.limits carries core/limits.hpp's bounds, and the calibration refuses values beyond
     them naming the field (the same bounds as the CLI's flags)."""
     from exactdp._core import limits
-    assert limits.max_grid_point_budget == 2_000_000 and limits.max_grid_resolution == 4096
+    assert limits.max_grid_point_budget == 2_000_000 and limits.max_grid_resolution == 8192
     assert exactdp.mechanism.SPEC_MAX_STATES == limits.max_states
     for field, value in [("grid_points", limits.max_grid_point_budget + 1), ("grid_resolution", limits.min_grid_resolution - 1),
                          ("refine_grid_points", limits.min_grid_point_budget - 1), ("digits", limits.max_digits + 1)]:

@@ -351,6 +351,53 @@ TEST(GridBracket, MixtureOneUseContainsTheClosedForm) {
   }
 }
 
+// The cause of the stall (issue 20): the mixture's loss root was certified only as closely as
+// binary64 locates it, and the split divides the CDFs' enclosure width by a bin's loss width, so the
+// upper end rose above the truth about fourfold per doubling of the resolution (one use at ε = 4:
+// 9·10⁻¹¹ above the closed form at resolution 256, 3.7·10⁻¹⁰ at 512, 1.5·10⁻⁹ at 1024). With the
+// root refined, the upper end stays within 10⁻¹² of the closed form (bounds/gaussian_mixture: a
+// bisected root and the half-line formula, a second algorithm) and the width falls about fourfold
+// per doubling (second order in the step).
+TEST(GridBracket, MixtureUpperEndStaysAtTheClosedFormAsTheGridRefines) {
+  const GaussianMixture m(Rational(1), {{Rational(0), q(1, 5)}, {Rational(1), q(3, 5)}, {Rational(2), q(1, 5)}});
+  const Interval truth = m.delta_at_epsilon(Rational(4), NeighbourDirection::remove, 128);
+  GridOptions o;
+  o.direction = NeighbourDirection::remove;
+  std::vector<Rational> widths;
+  for (unsigned res : {256u, 512u}) {
+    o.resolution = res;
+    const GridBracket b = grid_delta_at_epsilon(ContinuousPair::gaussian_mixture(m), 1, Rational(4), o);
+    EXPECT_TRUE(overlap(b.value, truth)) << b.value.to_string(15) << " vs " << truth.to_string(15);
+    EXPECT_LT(b.value.upper() - truth.upper(), Rational(1, 1000000000000)) << "at resolution " << res << ": " << b.value.to_string(15);
+    widths.push_back(b.value.upper() - b.value.lower());
+  }
+  EXPECT_LT(3 * widths[1], widths[0]);
+}
+
+// Both directions: when a sixteenth of the resolution already shows the add direction below the
+// remove direction (here the add loss is at most ln 5 per use, so δ_add(2) = 0 for one use), only
+// the remove direction is refined, and the bracket is the remove direction's own, containing the
+// closed form of the maximum.
+TEST(GridBracket, BothDirectionsRefineOnlyTheLargerWhenSeparated) {
+  const GaussianMixture m(Rational(1), {{Rational(0), q(1, 5)}, {Rational(1), q(3, 5)}, {Rational(2), q(1, 5)}});
+  GridOptions o;
+  o.resolution = 128;
+  const GridBracket both = grid_delta_at_epsilon(ContinuousPair::gaussian_mixture(m), 1, Rational(2), o);
+  o.direction = NeighbourDirection::remove;
+  const GridBracket remove = grid_delta_at_epsilon(ContinuousPair::gaussian_mixture(m), 1, Rational(2), o);
+  EXPECT_EQ(both.value.upper(), remove.value.upper());
+  EXPECT_GE(both.value.lower(), remove.value.lower());
+  const Interval truth = m.delta_at_epsilon(Rational(2), NeighbourDirection::both, 128);
+  EXPECT_TRUE(overlap(both.value, truth)) << both.value.to_string(15) << " vs " << truth.to_string(15);
+  // ε(δ) the same way: the least ε of the maximum is the remove direction's
+  o.direction = NeighbourDirection::both;
+  const GridBracket e_both = grid_epsilon_at_delta(ContinuousPair::gaussian_mixture(m), 1, q(1, 100000), o);
+  o.direction = NeighbourDirection::remove;
+  const GridBracket e_remove = grid_epsilon_at_delta(ContinuousPair::gaussian_mixture(m), 1, q(1, 100000), o);
+  EXPECT_EQ(e_both.value.upper(), e_remove.value.upper());
+  EXPECT_GE(e_both.value.lower(), e_remove.value.lower());
+}
+
 // The mixture {(0, 1 − q), (Δ, q)} is the Poisson-subsampled Gaussian: three uses through the
 // mixture's root-finding law and through the subsampled Gaussian's closed-form inverse g⁻¹ (two
 // algorithms for the same loss law) give overlapping brackets, the mixture's no wider than 10⁻⁴.

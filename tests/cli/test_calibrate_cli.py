@@ -74,8 +74,8 @@ def test_stop_reason_and_refinement_flags():
 def test_flag_ranges_come_from_the_limits_and_are_printed():
     """The help prints each bound of core/limits.hpp, and a value beyond it is refused (exit 2)."""
     help_text = run("calibrate", "--help").stdout
-    assert "from 4 to 4096" in help_text and "from 64 to 2000000" in help_text and "from 2 to 200" in help_text
-    for flag, value in [("--grid-resolution", "8192"), ("--grid-points", "2000001"), ("--refine-grid-points", "63"),
+    assert "from 4 to 8192" in help_text and "from 64 to 2000000" in help_text and "from 2 to 200" in help_text
+    for flag, value in [("--grid-resolution", "16384"), ("--grid-points", "2000001"), ("--refine-grid-points", "63"),
                         ("--digits", "201")]:
         run("calibrate", "gauss", "--epsilon", "1", "--delta", "1e-5", flag, value, expect=2)
     assert "from 64 to 1048576" in run("check", "--help").stdout

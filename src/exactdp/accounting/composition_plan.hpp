@@ -36,6 +36,8 @@
 #include "exactdp/numeric/interval.hpp"
 #include "exactdp/numeric/rational.hpp"
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -216,10 +218,14 @@ private:
   std::optional<SubsampledLaplace> subsampled_laplace_;  ///< closed_form: one use of a subsampled Laplace mechanism
   /// The grid of the grid_bracket route: the plan's resolution, by default 32 points per standard
   /// deviation (relative widths about 10⁻³ for one use; the audit and Python refine further by
-  /// intersecting resolutions).
+  /// intersecting resolutions). A law may hold 64 points per unit of resolution (the default cap
+  /// at most): a one-use law spans about 24 deviations of its loss and a convolution of two such
+  /// twice that, so a finer grid asked for is not re-gridded coarser at the cap (which made
+  /// dp-accounting's five composed mixtures wider at resolution 8192 than at 4096).
   GridOptions grid_options() const {
     GridOptions o;
     o.resolution = plan_.grid_resolution;
+    o.max_points = std::max<std::size_t>(o.max_points, std::size_t{64} * plan_.grid_resolution);
     return o;
   }
 };

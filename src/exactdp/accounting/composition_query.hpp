@@ -7,7 +7,7 @@
 ///
 /// | route | refinement | when the width is not met |
 /// |---|---|---|
-/// | grid bracket | resolutions r, 2r, 4r, … up to `max_grid_resolution`, intersected (each bracket encloses the value, so their intersection does and never widens) | the intersection at the finest grid is returned: the caller sees its width |
+/// | grid bracket | resolutions r, 4r, … (fourfold while far from the width asked, then doubling) up to `max_grid_resolution`, intersected (each bracket encloses the value, so their intersection does and never widens) | the intersection at the finest grid is returned: the caller sees its width |
 /// | every other route with a profile | working precision p, 4p, 16p, … up to `max_precision` | refused, naming the width argument, with the route and its bracket |
 /// | Rényi only | — | refused, naming the argument that made the profile unavailable |
 ///
@@ -17,6 +17,7 @@
 
 #include "exactdp/accounting/composition_plan.hpp"
 #include "exactdp/accounting/replace_one.hpp"
+#include "exactdp/core/limits.hpp"
 #include "exactdp/divergence/direction.hpp"
 #include "exactdp/numeric/interval.hpp"
 #include "exactdp/numeric/rational.hpp"
@@ -74,7 +75,9 @@ struct CompositionQueryOptions {
   PlanOptions plan = grid_plan();        ///< memory budget, forced exactness, first grid resolution
   Precision precision = 128;             ///< the first working precision (bits)
   Precision max_precision = 2048;        ///< refinement raises the precision ×4 up to this
-  unsigned max_grid_resolution = 2048;   ///< refinement doubles the grid resolution up to this
+  /// Refinement raises the grid resolution up to this: ×4 while the width is more than 64 times the
+  /// width asked (the bracket narrows about fourfold per doubling, second order in the step), ×2 after.
+  unsigned max_grid_resolution = limits::max_grid_resolution;
   CompositionArgumentNames names;        ///< for refusals
 
   /// The planner's options with grid brackets allowed (every front end asks for them).

@@ -98,8 +98,10 @@ struct ContinuousPair {
   /// The Gaussian mixture mechanism (bounds/gaussian_mixture.hpp): Σ w_i N(c_i, σ²) against
   /// N(0, σ²), remove, and the reverse, add. Its loss L(x) = ln Σ w_i e^{(c_i x − c_i²/2)/σ²} is
   /// strictly increasing in the output x, so Pr[L ≤ l] = Pr[X ≤ L⁻¹(l)] under both laws; the root
-  /// L⁻¹(l) at each bin boundary is located in binary64 and certified by two MPFI evaluations of
-  /// L around it (a wider bracket, never a wrong one, when that fails). The Poisson-subsampled
+  /// L⁻¹(l) at each bin boundary is proposed by Newton's method (binary64, then one step at 96
+  /// bits) and certified by two MPFI evaluations of L a few units of L's enclosure around it (a
+  /// wider bracket, never a wrong one, when that fails): a root only as close as binary64 puts it
+  /// made the bracket widen with the resolution (docs/composition.md). The Poisson-subsampled
   /// Gaussian is the mixture {(0, 1 − q), (Δ, q)}.
   static ContinuousPair gaussian_mixture(const GaussianMixture& mixture);
   /// One line for reports.
@@ -151,7 +153,12 @@ struct GridBracket {
 };
 
 /// δ(ε) = max(H_{e^ε}(A^k‖B^k), H_{e^ε}(B^k‖A^k)) of k uses of @p pair, bracketed (see the file
-/// comment); ε < 0 through the reversed direction at −ε (divergence/direction.hpp). Preconditions:
+/// comment); ε < 0 through the reversed direction at −ε (divergence/direction.hpp). For both
+/// directions of an asymmetric pair at resolution ≥ 128, both are first bracketed at a sixteenth of
+/// the resolution, and when one is then certainly the smaller only the other is refined (the
+/// maximum's bracket [max of lower ends, max of upper ends] holds for any bracket of each; this
+/// halves the work when the directions are apart, and costs about an eighth more when not). The
+/// same holds for grid_epsilon_at_delta. Preconditions:
 /// k ≥ 1, resolution ≥ 1, max_points ≥ 16 (exactdp::Error naming
 /// "times", "epsilon", "resolution", "max_points").
 GridBracket grid_delta_at_epsilon(const ContinuousPair& pair, unsigned long k, const Rational& epsilon,
@@ -171,10 +178,11 @@ struct GridComponent {
 
 /// δ(ε) of the composition of every component (each used its `times`), bracketed: the upper laws
 /// of the components are convolved with each other, and so are the lower laws (the product of
-/// dominating pairs dominates the product; facts 1–3 hold use by use), on the finest grid their
-/// scales share (each one-use step s·2^−m, s the first component's scale when every other scale
-/// is a power-of-two multiple of it, else 1; point masses between grid points are split and merged
-/// like any bin). One component is grid_delta_at_epsilon(pair, times, …) exactly. Heterogeneous
+/// dominating pairs dominates the product; facts 1–3 hold use by use), on one grid: the coarsest of
+/// the components' one-use steps s·2^−m (s the first component's scale when every other scale is a
+/// power-of-two multiple of it, else 1; composing re-grids a finer law onto a coarser one anyway;
+/// point masses between grid points are split and merged like any bin). One component is
+/// grid_delta_at_epsilon(pair, times, …) exactly. Heterogeneous
 /// Laplace mechanisms, Gaussians with and without subsampling, mixed. Preconditions as
 /// grid_delta_at_epsilon, and at least one component (exactdp::Error naming "components").
 GridBracket grid_delta_at_epsilon(const std::vector<GridComponent>& components, const Rational& epsilon,
