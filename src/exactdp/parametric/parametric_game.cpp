@@ -403,23 +403,25 @@ void require_at_least(const ParametricGame& game, const RationalFunction& f, con
                     " it is " + to_string(f.evaluate(*r)));
 }
 
-}  // namespace
-
-ViewPairs transcript_probabilities(const ParametricGame& game, unsigned horizon, const ParametricOptions& options) {
+/// Refuses a game the searches cannot play at @p horizon: no verifier, horizon 0, or a horizon past
+/// the spec's max_horizon (where its table is no longer exact).
+void require_playable(const ParametricGame& game, unsigned horizon) {
   if (!game.verifier) throw Error(game.name, "neighbours", "", "the game has no verifier");
   if (horizon == 0) throw Error(game.name, "horizon", "0", "the horizon must be at least 1");
   if (game.max_horizon && horizon > *game.max_horizon)
     throw Error(game.name, "max_horizon", std::to_string(*game.max_horizon),
                 "the spec is exact only up to this horizon; " + std::to_string(horizon) + " rounds were asked");
+}
+
+}  // namespace
+
+ViewPairs transcript_probabilities(const ParametricGame& game, unsigned horizon, const ParametricOptions& options) {
+  require_playable(game, horizon);
   return TranscriptSearch(game, horizon, options, false).run();
 }
 
 ViewPairs transcript_pairs_up_to_factor(const ParametricGame& game, unsigned horizon, const ParametricOptions& options) {
-  if (!game.verifier) throw Error(game.name, "neighbours", "", "the game has no verifier");
-  if (horizon == 0) throw Error(game.name, "horizon", "0", "the horizon must be at least 1");
-  if (game.max_horizon && horizon > *game.max_horizon)
-    throw Error(game.name, "max_horizon", std::to_string(*game.max_horizon),
-                "the spec is exact only up to this horizon; " + std::to_string(horizon) + " rounds were asked");
+  require_playable(game, horizon);
   return TranscriptSearch(game, horizon, options, true).run();
 }
 
@@ -786,11 +788,7 @@ PiecewiseDelta worst_case_delta_for_all(const ParametricGame& game, const Ration
                                         const ParametricOptions& options, const std::vector<RootComparison>& comparisons,
                                         std::vector<std::vector<int>>* comparison_signs) {
   require_at_least(game, lambda, 0, "--lambda", "λ");
-  if (!game.verifier) throw Error(game.name, "neighbours", "", "the game has no verifier");
-  if (horizon == 0) throw Error(game.name, "horizon", "0", "the horizon must be at least 1");
-  if (game.max_horizon && horizon > *game.max_horizon)
-    throw Error(game.name, "max_horizon", std::to_string(*game.max_horizon),
-                "the spec is exact only up to this horizon; " + std::to_string(horizon) + " rounds were asked");
+  require_playable(game, horizon);
   PiecewiseDelta out;
   out.horizon = horizon;
   out.lambda = lambda;
@@ -944,11 +942,7 @@ PiecewiseRenyiMoment worst_case_renyi_moment_for_all(const ParametricGame& game,
                 "the parametric Rényi moment needs an integer order α ≥ 2 (for other α the moment is not a rational function of " +
                     game.parameter + ")");
   if (alpha > 1000) throw Error(game.name, "alpha", std::to_string(alpha), "the order α is at most 1000 here");
-  if (!game.verifier) throw Error(game.name, "neighbours", "", "the game has no verifier");
-  if (horizon == 0) throw Error(game.name, "horizon", "0", "the horizon must be at least 1");
-  if (game.max_horizon && horizon > *game.max_horizon)
-    throw Error(game.name, "max_horizon", std::to_string(*game.max_horizon),
-                "the spec is exact only up to this horizon; " + std::to_string(horizon) + " rounds were asked");
+  require_playable(game, horizon);
   PiecewiseRenyiMoment out;
   out.horizon = horizon;
   out.alpha = alpha;
