@@ -12,6 +12,13 @@ namespace exactdp {
 
 namespace {
 
+/// "1 piece", "3 pieces", "1 pass", "2 passes": a count with its noun.
+std::string counted(std::size_t n, const std::string& noun) {
+  const bool plural = n != 1;
+  const bool sibilant = noun.ends_with("s");
+  return std::to_string(n) + " " + noun + (plural ? (sibilant ? "es" : "s") : "");
+}
+
 using json = nlohmann::ordered_json;
 
 json algebraic(const parametric::RealAlgebraic& a) { return json::parse(a.to_json()); }
@@ -186,13 +193,14 @@ std::string parametric_check_text(const ParametricSpec& spec, const parametric::
        << delta_pieces_text(spec, *v.worst_delta);
     os << "\nProof: parametric backward induction (BI-δ) over " << v.decision.nodes << " inner game nodes (" << v.decision.view_pairs
        << " transcript pairs up to a positive factor and order); " << v.decision.functions << " distinct functions compared (leaf terms, actions' values, δ⁰ − δ¹, δ − δ^b), signs decided on "
-       << v.decision.partition.pieces.size() << " pieces after " << v.worst_delta->passes << " passes of refinement (certified real-root isolation of "
-       << v.decision.partition.distinct_factors << " irreducible factors; docs/parametric.md).\n";
+       << counted(v.decision.partition.pieces.size(), "piece") << " after " << counted(v.worst_delta->passes, "pass")
+       << " of refinement (certified real-root isolation of " << counted(v.decision.partition.distinct_factors, "irreducible factor")
+       << "; docs/parametric.md).\n";
   } else {
     os << "\nProof: " << v.decision.view_pairs << " distinct transcript probability pairs (P₀, P₁) (up to a positive factor and order), " << v.decision.functions
-       << " distinct functions λ·P₁ − P₀ and λ·P₀ − P₁, signs decided on " << v.decision.partition.pieces.size()
-       << " pieces of the range (certified real-root isolation of " << v.decision.partition.distinct_factors
-       << " irreducible factors; docs/parametric.md).\n";
+       << " distinct functions λ·P₁ − P₀ and λ·P₀ − P₁, signs decided on " << counted(v.decision.partition.pieces.size(), "piece")
+       << " of the range (certified real-root isolation of " << counted(v.decision.partition.distinct_factors, "irreducible factor")
+       << "; docs/parametric.md).\n";
   }
   const auto& p = v.decision.partition.pieces;
   if (p.size() > 25) os << "Pieces: " << p.size() << " (listed by --json); the failing intervals above are their union where the claim fails.\n";
@@ -321,8 +329,9 @@ std::string parametric_delta_text(const ParametricSpec& spec, const ParametricDe
      << delta_pieces_text(spec, w);
   os << "\nProof: parametric backward induction (BI-δ) over " << w.nodes << " inner game nodes (" << w.view_pairs
      << " transcript pairs up to a positive factor and order); " << w.functions
-     << " distinct functions compared, signs decided on " << w.partition.pieces.size() << " pieces after " << w.passes
-     << " passes of refinement (certified real-root isolation of " << w.partition.distinct_factors << " irreducible factors; docs/parametric.md).\n";
+     << " distinct functions compared, signs decided on " << counted(w.partition.pieces.size(), "piece") << " after "
+     << counted(w.passes, "pass") << " of refinement (certified real-root isolation of "
+     << counted(w.partition.distinct_factors, "irreducible factor") << "; docs/parametric.md).\n";
   if (!profile.checks.empty()) {
     os << "Cross-check: the numeric engine's δ⁰, δ¹ equal the pieces' functions exactly at " << x << " =";
     for (const auto& c : profile.checks) os << " " << to_string(c.value);
@@ -456,10 +465,10 @@ std::string parametric_renyi_text(const ParametricSpec& spec, const ParametricRe
          << " in " << s->divergence.to_string(6) << ")";
     os << "\n";
   }
-  os << "\nProof: parametric backward induction (BI-Rényi, THEOREMS.md B.4) over " << w.nodes << " game nodes; " << w.functions
-     << " distinct functions compared, signs decided on " << w.partition.pieces.size() << " pieces after " << w.passes
-     << " passes of refinement (certified real-root isolation of " << w.partition.distinct_factors
-     << " irreducible factors; docs/parametric.md).\n";
+  os << "\nProof: parametric backward induction (BI-Rényi, THEOREMS.md B.4) over " << w.nodes << " inner game nodes; " << w.functions
+     << " distinct functions compared, signs decided on " << counted(w.partition.pieces.size(), "piece") << " after "
+     << counted(w.passes, "pass") << " of refinement (certified real-root isolation of "
+     << counted(w.partition.distinct_factors, "irreducible factor") << "; docs/parametric.md).\n";
   bool any = false;
   for (const auto& s : profile.samples)
     if (s.numeric_checked) {
