@@ -12,6 +12,12 @@ namespace exactdp {
 
 namespace {
 
+/// The first line of a `profile --parametric` text report and the blank line after it.
+std::string profile_heading(const parametric::ParametricGame& g, unsigned horizon) {
+  return "exactdp profile --parametric: " + g.name + " — every adaptive adversary up to horizon " + std::to_string(horizon) +
+         ", for every " + g.parameter + " in " + g.range.to_string() + "\n\n";
+}
+
 /// "1 piece", "3 pieces", "1 pass", "2 passes": a count with its noun.
 std::string counted(std::size_t n, const std::string& noun) {
   const bool plural = n != 1;
@@ -322,8 +328,7 @@ std::string parametric_delta_text(const ParametricSpec& spec, const ParametricDe
   const auto& w = profile.worst;
   const std::string x = g.parameter;
   std::ostringstream os;
-  os << "exactdp profile --parametric: " << g.name << " — every adaptive adversary up to horizon " << w.horizon << ", for every " << x
-     << " in " << g.range.to_string() << "\n\n";
+  os << profile_heading(g, w.horizon);
   os << "Approximate DP at λ = " << w.lambda.to_string(x) << ": worst δ(λ(" << x
      << ")) (max over adversaries and both directions), exact on each piece:\n"
      << delta_pieces_text(spec, w);
@@ -451,8 +456,7 @@ std::string parametric_renyi_text(const ParametricSpec& spec, const ParametricRe
   const auto& w = profile.worst;
   const std::string x = g.parameter;
   std::ostringstream os;
-  os << "exactdp profile --parametric: " << g.name << " — every adaptive adversary up to horizon " << w.horizon << ", for every " << x
-     << " in " << g.range.to_string() << "\n\n";
+  os << profile_heading(g, w.horizon);
   os << "Rényi moment at α = " << w.alpha << ": sup Φ_" << w.alpha << " = Σ P⁰^α·P¹^(1−α) (max over adversaries and both directions), exact on each piece;\n"
      << "D_" << w.alpha << " = ln Φ/(α−1) at the piece's sample, certified:\n";
   for (const auto& run : renyi_runs(w)) {
