@@ -1,4 +1,5 @@
 #include "exactdp/accounting/audit.hpp"
+#include "exactdp/accounting/composition_query.hpp"
 
 #include "exactdp/accounting/replace_one.hpp"
 #include "exactdp/amplification/poisson.hpp"
@@ -126,17 +127,25 @@ const ComposedPrivacy& composed_law(const Claim& c, const std::vector<Compositio
   return cache.law.put(key, ComposedPrivacy(comps, plan, p));
 }
 
-/// The components of a claim's composition for the planner: a Poisson-subsampled mechanism with
-/// exact tables becomes its subsampled pair (poisson.hpp; one orientation suffices for a symmetric
-/// base pair), a subsampled Gaussian keeps its rate (a grid bracket answers it).
+/// The components of a claim's composition for the planner, assembled as every front end's are
+/// (composition_components): a Poisson-subsampled mechanism with exact tables becomes its subsampled
+/// pair (poisson.hpp), a subsampled Gaussian or Laplace mechanism keeps its rate (a grid bracket or
+/// a closed form answers it). The claim is already on its analysed pairs (replace-one applied).
 std::vector<CompositionComponent> components_of(const Claim& c) {
-  std::vector<CompositionComponent> out;
+  CompositionRequest request;
   for (const auto& comp : c.components) {
-    CompositionComponent x{comp.mechanism, comp.spec, std::nullopt, comp.times, std::nullopt};
-    if (c.sampling_rate) x = poisson_subsampled(std::move(x), *c.sampling_rate, true, "audit: " + c.id);
-    out.push_back(std::move(x));
+    ComponentRequest r;
+    r.source = comp.mechanism;
+    r.spec = comp.spec;
+    r.times = comp.times;
+    r.sampling_rate = c.sampling_rate;
+    request.components.push_back(std::move(r));
   }
-  return out;
+  request.names.where = "audit";
+  request.names.what = c.id + "/mechanism";
+  request.names.times = c.id + "/times";
+  request.names.sampling = c.id + "/sampling";
+  return composition_components(request);
 }
 
 /// The plan of a claim's composition (the audit may run grid brackets).
