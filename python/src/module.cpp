@@ -170,7 +170,7 @@ CompositionArgumentNames python_names() {
 /// tuples, Poisson-subsampled at @p sampling_rate on top, under @p relation: the library assembles
 /// them (accounting/composition_query.hpp, composition_components).
 std::vector<CompositionComponent> python_components(const std::vector<ComponentTuple>& components, nb::handle sampling_rate,
-                                                    const NeighbourRelation& relation) {
+                                                    const NeighbourChoice& relation) {
   CompositionRequest request;
   request.names = python_names();
   request.relation = relation;
@@ -296,7 +296,7 @@ NB_MODULE(_core, m) {
            nb::arg("times"))
       .def("delta_at_epsilon",
            [](const MechanismSpec& s, nb::handle eps, nb::handle times, long precision, const std::string& direction) {
-             const NeighbourRelation rel = parse_neighbour_relation(direction, "delta_at_epsilon");
+             const NeighbourChoice rel = parse_neighbour_relation(direction, "delta_at_epsilon");
              return interval((rel.replace_one ? replace_one(s) : s)
                                  .delta_at_epsilon(Interval(rational(eps, "epsilon"), precision), count(times, "times"), rel.direction));
            },
@@ -305,7 +305,7 @@ NB_MODULE(_core, m) {
            "both, remove and add have one value; 'replace' asks the replace-one pair (replace_one()).")
       .def("epsilon_at_delta",
            [](const MechanismSpec& s, nb::handle d, nb::handle times, const std::string& direction) {
-             const NeighbourRelation rel = parse_neighbour_relation(direction, "epsilon_at_delta");
+             const NeighbourChoice rel = parse_neighbour_relation(direction, "epsilon_at_delta");
              return interval((rel.replace_one ? replace_one(s) : s)
                                  .epsilon_at_delta(rational(d, "delta"), count(times, "times"), default_precision, rel.direction));
            },
@@ -313,7 +313,7 @@ NB_MODULE(_core, m) {
            "The least ε of the times-fold composition, certified: (lo, hi); direction as for delta_at_epsilon.")
       .def("renyi",
            [](const MechanismSpec& s, nb::handle a, long precision, const std::string& direction) {
-             const NeighbourRelation rel = parse_neighbour_relation(direction, "renyi");
+             const NeighbourChoice rel = parse_neighbour_relation(direction, "renyi");
              return interval((rel.replace_one ? replace_one(s) : s).renyi(rational(a, "alpha"), precision));
            },
            nb::arg("alpha"), nb::arg("precision") = 128, nb::arg("direction") = "both",
@@ -514,7 +514,7 @@ NB_MODULE(_core, m) {
          nb::handle relative_width, const std::string& witness, unsigned max_levels, int digits, unsigned grid_resolution,
          std::size_t grid_points, std::uint64_t max_memory, std::size_t refine_grid_points, const std::string& direction) {
         CalibrationTarget target;
-        const NeighbourRelation rel = parse_neighbour_relation(direction, "calibrate");
+        const NeighbourChoice rel = parse_neighbour_relation(direction, "calibrate");
         if (rel.direction != NeighbourDirection::both)
           throw Error("calibrate", "direction", direction, "calibration targets both directions (add/remove) or replace");
         target.replace_one = rel.replace_one;
@@ -586,7 +586,7 @@ NB_MODULE(_core, m) {
       [](const std::vector<ComponentTuple>& components, nb::handle delta, nb::handle epsilon, long precision,
          std::uint64_t max_memory, const std::string& direction, nb::handle sampling_rate, nb::handle relative_width,
          bool per_direction) {
-        const NeighbourRelation relation = parse_neighbour_relation(direction, "composition");
+        const NeighbourChoice relation = parse_neighbour_relation(direction, "composition");
         if (delta.is_none() == epsilon.is_none())
           throw Error("composition", "delta", "", "give exactly one of delta (for epsilon) or epsilon (for delta)");
         std::optional<Rational> width;
@@ -650,7 +650,7 @@ NB_MODULE(_core, m) {
       "_composed_renyi",
       [](const std::vector<ComponentTuple>& components, nb::handle alpha, long precision, const std::string& direction,
          nb::handle sampling_rate) -> nb::object {
-        const NeighbourRelation relation = parse_neighbour_relation(direction, "renyi");
+        const NeighbourChoice relation = parse_neighbour_relation(direction, "renyi");
         const NeighbourDirection dir = relation.direction;
         const Rational a = rational(alpha, "alpha");
         const std::vector<CompositionComponent> comps = python_components(components, sampling_rate, relation);

@@ -26,10 +26,10 @@ std::string error_of(const std::function<void()>& f) {
 }
 
 TEST(ReplaceOne, ParsesTheFourRelations) {
-  EXPECT_EQ(parse_neighbour_relation("replace", "--direction"), (NeighbourRelation{D::both, true}));
-  EXPECT_EQ(parse_neighbour_relation("add", "--direction"), (NeighbourRelation{D::add, false}));
-  EXPECT_EQ(parse_neighbour_relation("both", "--direction"), (NeighbourRelation{D::both, false}));
-  EXPECT_EQ(to_string(NeighbourRelation{D::both, true}), "replace");
+  EXPECT_EQ(parse_neighbour_relation("replace", "--direction"), (NeighbourChoice{D::both, true}));
+  EXPECT_EQ(parse_neighbour_relation("add", "--direction"), (NeighbourChoice{D::add, false}));
+  EXPECT_EQ(parse_neighbour_relation("both", "--direction"), (NeighbourChoice{D::both, false}));
+  EXPECT_EQ(to_string(NeighbourChoice{D::both, true}), "replace");
   EXPECT_NE(error_of([] { parse_neighbour_relation("swap", "--direction"); }).find("direction |"), std::string::npos);
 }
 

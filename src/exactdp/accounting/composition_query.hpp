@@ -57,7 +57,7 @@ struct CompositionRequest {
   /// Poisson subsampling at this rate on top of every component's own (rates multiply: sampling at
   /// q₁ and then at q₂ keeps a record with probability q₁q₂). Python's `sampling_rate`.
   std::optional<Rational> sampling_rate;
-  NeighbourRelation relation;  ///< add/remove (a direction), or the replace-one pairs
+  NeighbourChoice relation;  ///< add/remove (a direction), or the replace-one pairs
   CompositionArgumentNames names;
 };
 

@@ -5,13 +5,13 @@
 
 namespace exactdp {
 
-NeighbourRelation parse_neighbour_relation(std::string_view text, const std::string& where) {
+NeighbourChoice parse_neighbour_relation(std::string_view text, const std::string& where) {
   if (text == "replace") return {NeighbourDirection::both, true};
   if (text == "both" || text == "remove" || text == "add") return {parse_direction(text, where), false};
   throw Error(where, "direction", std::string(text), "expected both, remove, add or replace");
 }
 
-std::string to_string(const NeighbourRelation& relation) {
+std::string to_string(const NeighbourChoice& relation) {
   return relation.replace_one ? "replace" : to_string(relation.direction);
 }
 

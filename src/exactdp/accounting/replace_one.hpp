@@ -46,19 +46,21 @@
 namespace exactdp {
 
 /// The neighbouring question a front end asks: one divergence of the add/remove pair, or the
-/// replace-one pair (whose divergences coincide: asked in `both`).
-struct NeighbourRelation {
+/// replace-one pair (whose divergences coincide: asked in `both`). Not game/neighbour_relation.hpp's
+/// NeighbourRelation (which worlds of a game are neighbours): one name for two types in one namespace
+/// broke the one-definition rule, and the sanitized build crashed in code of the other type.
+struct NeighbourChoice {
   NeighbourDirection direction = NeighbourDirection::both;  ///< the divergence asked (both when replace_one)
   bool replace_one = false;                                 ///< the pair is the replace-one pair
-  friend bool operator==(const NeighbourRelation&, const NeighbourRelation&) = default;
+  friend bool operator==(const NeighbourChoice&, const NeighbourChoice&) = default;
 };
 
 /// Reads "both", "remove", "add" or "replace". Anything else is exactdp::Error(@p where,
 /// "direction", text, why).
-NeighbourRelation parse_neighbour_relation(std::string_view text, const std::string& where);
+NeighbourChoice parse_neighbour_relation(std::string_view text, const std::string& where);
 
 /// "both", "remove", "add" or "replace".
-std::string to_string(const NeighbourRelation& relation);
+std::string to_string(const NeighbourChoice& relation);
 
 /// The spec whose add/remove pair is @p spec's replace-one pair (table in the file comment): the
 /// additive-noise families at twice the sensitivity (a discrete Laplace given by `epsilon`, which
