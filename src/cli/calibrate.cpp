@@ -74,8 +74,12 @@ void print_progress(const CalibrationProgress& p, const std::string& parameter) 
   char seconds[32];
   std::snprintf(seconds, sizeof seconds, "%.1f", p.cpu_seconds);
   std::ostringstream os;
-  os << "exactdp: calibrate " << p.stage << " " << parameter << " = " << to_string(l.value) << " ("
-     << Interval(l.value).lower_string(10) << "): " << verdict;
+  // the value's nearest 10-digit decimal, for reading only (the exact value comes first)
+  const mpf_class approx(l.value, 256);
+  char decimal[64];
+  gmp_snprintf(decimal, sizeof decimal, "%.10Fg", approx.get_mpf_t());
+  os << "exactdp: calibrate " << p.stage << " " << parameter << " = " << to_string(l.value) << " (~" << decimal
+     << "): " << verdict;
   if (l.refinements > 0) os << " at rung " << l.refinements;
   os << ", grid budget " << l.grid_point_budget << " points";
   if (l.evidence.grid_step) os << ", resolution " << l.evidence.grid_resolution;
