@@ -138,3 +138,11 @@ def test_refinement_above_the_point_bound_must_fit_the_memory_named():
     # with the memory named it is accepted (Laplace at pure epsilon never refines)
     r = exactdp.calibrate("laplace", epsilon=1, delta=0, refine_grid_points=45_000_000, max_memory=22000 << 20)
     assert r["status"] == "bracketed" and limits.max_grid_point_budget < 45_000_000
+
+
+def test_progress_true_prints_the_cli_lines(capsys):
+    # Laplace at pure epsilon = 1: the least b is 1 exactly; one line per judgement, the probe first
+    r = exactdp.calibrate("laplace", epsilon=1, delta=0, relative_width="1/10", probes=["3/2"], progress=True)
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == r["levels_judged"] + r["refinements"]
+    assert lines[0].startswith("exactdp: calibrate probe 3/2: meets") and lines[0].endswith("s CPU")
