@@ -363,6 +363,12 @@ CalibrationResult calibrate(std::string_view text, const CalibrationTarget& targ
   };
   auto take = [&](const CalibrationLevel& m) {
     if (closer(m)) (m.verdict == Verdict::holds ? r.meets : r.fails) = m;
+    // both ends are certified and more noise never hurts, so a meeting level is never less noisy
+    // than a failing one; if it were, a premise or a route is wrong: say so, never bracket
+    if (r.meets && r.fails && !less_noisy(r.fails->value, r.meets->value))
+      throw Error(where, "monotonicity", to_string(r.meets->value) + ", " + to_string(r.fails->value),
+                  "internal error: the level " + to_string(r.meets->value) + " meets the target but the noisier (or equal) level " +
+                      to_string(r.fails->value) + " fails it, which the family's monotonicity excludes");
   };
 
   // The caller's probes first, each an end when it is the best so far.
