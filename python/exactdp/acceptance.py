@@ -422,10 +422,13 @@ def answer(case, relative_width=None):
     return exactdp.epsilon_at(what, delta=at, relative_width=relative_width, direction=relation)
 
 
-def _calibrate(case, relative_width=None):
+def _calibrate(case, relative_width=None, probes=()):
     """exactdp.calibrate's certified bracket of the least noise, in dp-accounting's parameter: the
     scale b or sigma as it is; for the discrete Laplace, a = -ln r (dp-accounting's parameter) from
-    exactdp's bracket of r, widened outwards by 10^-30 after a 50-digit mpmath logarithm."""
+    exactdp's bracket of r, widened outwards by 10^-30 after a 50-digit mpmath logarithm. ``probes``
+    (sigma or b) are judged first (exactdp.calibrate's ``probes``). An ``undecided`` search still
+    returns its bracket: both ends are certified, it is only wider than asked (the case's detail
+    records the status and the stop reason)."""
     import exactdp
 
     family, eps, delta, times, sens, rate = case.question.calibration
@@ -433,9 +436,13 @@ def _calibrate(case, relative_width=None):
     spec = f"{family}:sensitivity={q(sens)}"
     width = relative_width if relative_width is not None else Fraction(1, 1000)
     report = exactdp.calibrate(spec, epsilon=q(eps), delta=q(delta), times=times,
-                               sampling_rate=None if rate is None else q(rate), relative_width=width)
-    if report["status"] != "bracketed":
-        raise ValueError(f"calibration: status {report['status']}")
+                               sampling_rate=None if rate is None else q(rate), relative_width=width,
+                               probes=[q(p) for p in probes])
+    case.detail["calibration"] = {"status": report["status"], "stop_reason": report["stop_reason"],
+                                  "levels_judged": report["levels_judged"], "refinements": report["refinements"],
+                                  "probes": [(str(p["value"]), p["verdict"]) for p in report["probes"]]}
+    if "lo" not in report:
+        raise ValueError(f"calibration: status {report['status']}: {report['stop_reason']}")
     lo, hi = Fraction(report["lo"]), Fraction(report["hi"])
     if family != "dlaplace":
         return lo, hi
@@ -445,6 +452,45 @@ def _calibrate(case, relative_width=None):
         a_lo = Fraction(str(-mpmath.log(mpmath.mpf(hi.numerator) / hi.denominator))) - Fraction(1, 10 ** 30)
         a_hi = Fraction(str(-mpmath.log(mpmath.mpf(lo.numerator) / lo.denominator))) + Fraction(1, 10 ** 30)
     return a_lo, a_hi
+
+
+def _band_probes(case):
+    """Two levels just outside the tolerance band of a calibration case, in its parameter: the
+    decimal at the tolerance's tenth below the band and the one above it. A certified "meets" below
+    the band puts the least noise below it (the test's noise is larger than needed); a certified
+    "fails" above it puts the least noise above it (the test's noise is not enough). Either
+    disagrees at a cost of two levels; each judged only where the known bracket leaves it open.
+    None for the discrete Laplace, whose band is in a = -ln r (exactdp's parameter is r)."""
+    if case.question.calibration[0] == "dlaplace" or case.tolerance <= 0:
+        return None
+    e, t = Fraction(case.expected), Fraction(case.tolerance)
+    digits = max(0, math.ceil(-math.log10(case.tolerance / 10)))
+    scale = 10 ** digits
+    below = Fraction(math.floor((e - t) * scale), scale)
+    above = Fraction(math.ceil((e + t) * scale), scale)
+    if below == e - t:
+        below -= Fraction(1, scale)
+    if above == e + t:
+        above += Fraction(1, scale)
+    return [below, above]
+
+
+def _settle_calibration(case):
+    """A calibration case whose first bracket straddles the tolerance band: the band's edges are
+    probed first (_band_probes), with the first bracket's ends, at the first bracket's own width, so
+    that no bisection runs; only if that leaves the band straddled is the search asked for the
+    width the tolerance needs (_width_for), starting from the bracket the probes gave."""
+    first = case.value
+    probes = _band_probes(case)
+    if probes is not None:
+        lo, hi = first
+        inside = [p for p in probes if lo < p < hi]
+        case.value = _calibrate(case, (hi - lo) / lo, probes=[lo, hi] + inside)
+        case.status = judge(case, case.value)
+        if case.status != "too-wide":
+            return
+        first = case.value
+    case.value = _calibrate(case, _width_for(case), probes=list(first) if probes is not None else ())
 
 
 def _width_for(case):
@@ -502,7 +548,10 @@ def run(only=None, verbose=False):
             case.status = judge(case, case.value)
             if case.status == "too-wide":  # ask again for the width the test's tolerance needs
                 try:
-                    case.value = answer(case, _width_for(case))
+                    if case.question.kind == "calibrate":
+                        _settle_calibration(case)
+                    else:
+                        case.value = answer(case, _width_for(case))
                 except (exactdp.Error, ValueError) as err:
                     case.reason = f"refinement refused: {err}"
                 case.status = judge(case, case.value)

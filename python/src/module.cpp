@@ -512,7 +512,8 @@ NB_MODULE(_core, m) {
       "_calibrate_json",
       [](const std::string& family, nb::handle epsilon, nb::handle delta, nb::handle times, nb::handle sampling_rate,
          nb::handle relative_width, const std::string& witness, unsigned max_levels, int digits, unsigned grid_resolution,
-         std::size_t grid_points, std::uint64_t max_memory, std::size_t refine_grid_points, const std::string& direction) {
+         std::size_t grid_points, std::uint64_t max_memory, std::size_t refine_grid_points, const std::string& direction,
+         nb::handle probes, nb::handle progress) {
         CalibrationTarget target;
         const NeighbourChoice rel = parse_neighbour_relation(direction, "calibrate");
         if (rel.direction != NeighbourDirection::both)
@@ -531,7 +532,26 @@ NB_MODULE(_core, m) {
         limits::check_range("calibrate", "grid_resolution", grid_resolution, limits::min_grid_resolution, limits::max_grid_resolution);
         limits::check_range("calibrate", "grid_points", grid_points, limits::min_grid_point_budget, limits::max_grid_point_budget);
         limits::check_range("calibrate", "refine_grid_points", refine_grid_points, limits::min_grid_point_budget,
-                            limits::max_grid_point_budget);
+                            static_cast<std::size_t>((limits::max_memory_budget_mib << 20) / calibration_grid_bytes_per_point));
+        if (!probes.is_none())
+          for (nb::handle p : probes) options.probes.push_back(rational(p, "probes"));
+        if (!progress.is_none())
+          options.progress = [progress](const CalibrationProgress& p) {  // the report's words; the front end prints
+            nb::gil_scoped_acquire acquire;
+            const CalibrationLevel& l = *p.level;
+            nb::dict d;
+            d["stage"] = p.stage;
+            d["value"] = to_string(l.value);
+            d["verdict"] = l.verdict == Verdict::holds ? "meets" : l.verdict == Verdict::refuted ? "fails" : "undecided";
+            d["rung"] = l.refinements;
+            d["last"] = p.last;
+            d["grid_point_budget"] = l.grid_point_budget;
+            d["grid_resolution"] = l.evidence.grid_resolution;
+            d["precision"] = l.evidence.precision;
+            d["cpu_seconds"] = p.cpu_seconds;
+            d["refinement_stop"] = l.refinement_stop;
+            progress(d);
+          };
         options.audit.grid_resolution_max = grid_resolution;
         options.audit.grid_point_budget = grid_points;
         options.refine_grid_point_limit = refine_grid_points;
@@ -544,8 +564,10 @@ NB_MODULE(_core, m) {
       nb::arg("digits") = 10, nb::arg("grid_resolution") = AuditOptions{}.grid_resolution_max,
       nb::arg("grid_points") = AuditOptions{}.grid_point_budget, nb::arg("max_memory") = default_memory_budget,
       nb::arg("refine_grid_points") = CalibrationOptions{}.refine_grid_point_limit, nb::arg("direction") = "both",
+      nb::arg("probes") = nb::none(), nb::arg("progress") = nb::none(),
       "The report of `exactdp calibrate --json` (docs/calibration.md) as JSON text; direction 'both' (add/remove)\n"
-      "or 'replace' (replace-one, accounting/replace_one.hpp).");
+      "or 'replace' (replace-one, accounting/replace_one.hpp); probes: levels judged first; progress: called with a\n"
+      "dict per judgement of a level (CalibrationOptions::progress).");
 
   m.attr("default_memory_budget") = default_memory_budget;
 

@@ -102,3 +102,47 @@ def test_refinement_decides_and_reports_why_it_stopped():
     assert fine["status"] == "bracketed" and fine["refinements"] > 0
     # dp-accounting 0.6.0's PLD calibration (tolerance 1e-6) of this target: sigma = 1.7405783078
     assert fine["lo"] < Fraction("1.7406") and fine["hi"] > Fraction("1.7405")
+
+
+def test_probes_are_judged_first_and_progress_reports_each_judgement():
+    # Laplace at pure epsilon = 1, sensitivity 1: the least b is 1 exactly (one use is 1/b-DP and no
+    # less; closed form). A probe at b = 1 meets (decided exactly) and stays the meeting end.
+    seen = []
+    r = exactdp.calibrate("laplace", epsilon=1, delta=0, relative_width="1/100", probes=[1], progress=seen.append)
+    assert r["status"] == "bracketed"
+    assert [(p["value"], p["verdict"]) for p in r["probes"]] == [(Fraction(1), "meets")]
+    assert r["hi"] == 1 and r["lo"] < 1
+    assert len(seen) == r["levels_judged"] + r["refinements"]
+    assert seen[0]["stage"] == "probe" and seen[0]["value"] == "1" and seen[0]["verdict"] == "meets"
+    assert all(s["last"] for s in seen)  # decided exactly: no rung follows any judgement
+    with pytest.raises(exactdp.Error, match="probes"):
+        exactdp.calibrate("gauss", epsilon=1, delta="1e-5", probes=[0])
+
+
+def test_undecided_search_keeps_its_certified_bracket_and_says_what_the_next_rung_needs():
+    # the search without refinement (as in test_refinement_decides_and_reports_why_it_stopped)
+    args = dict(epsilon=1, delta="1e-5", times=10, sampling_rate="1/10", relative_width="1/200", grid_points=256)
+    r = exactdp.calibrate("gauss", refine_grid_points=256, **args)
+    assert r["status"] == "undecided" and r["lo"] < r["hi"]
+    assert r["meets"]["value"] == r["hi"] and r["fails"]["value"] == r["lo"]
+    stop = r["undecided_levels"][0]["refinement_stop"]
+    assert "1024 grid points per law" in stop and "--refine-grid-points" in stop
+    assert "more levels" in r["stop_reason"]
+
+
+def test_refinement_above_the_point_bound_must_fit_the_memory_named():
+    from exactdp._core import limits
+    # 45e6 points x 512 bytes = 21 973 MiB (hand-computed) > the default 1 GiB budget: refused up front
+    with pytest.raises(exactdp.Error, match="refine_grid_point_limit.*21973 MiB"):
+        exactdp.calibrate("gauss", epsilon=1, delta="1e-5", refine_grid_points=45_000_000)
+    # with the memory named it is accepted (Laplace at pure epsilon never refines)
+    r = exactdp.calibrate("laplace", epsilon=1, delta=0, refine_grid_points=45_000_000, max_memory=22000 << 20)
+    assert r["status"] == "bracketed" and limits.max_grid_point_budget < 45_000_000
+
+
+def test_progress_true_prints_the_cli_lines(capsys):
+    # Laplace at pure epsilon = 1: the least b is 1 exactly; one line per judgement, the probe first
+    r = exactdp.calibrate("laplace", epsilon=1, delta=0, relative_width="1/10", probes=["3/2"], progress=True)
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == r["levels_judged"] + r["refinements"]
+    assert lines[0].startswith("exactdp: calibrate probe 3/2: meets") and lines[0].endswith("s CPU")

@@ -11,10 +11,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <iostream>
 #include <memory>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace exactdp::cli {
 namespace {
@@ -32,6 +36,7 @@ std::string render_level(const json& l, const std::string& key) {
   os << "  " << l["verdict"].get<std::string>() << " at " << l["value"].get<std::string>() << " (" << l["mechanism"].get<std::string>()
      << "): " << (key == "true_epsilon" ? "epsilon(delta)" : "delta(epsilon)") << " in " << show(l[key]) << "\n"
      << "    " << l["method"].get<std::string>() << "\n";
+  if (l.contains("refinement_stop")) os << "    refinement stopped: " << l["refinement_stop"].get<std::string>() << "\n";
   return os.str();
 }
 
@@ -55,9 +60,33 @@ std::string render_text(const json& r) {
        << r["probability"]["fails"].get<std::string>() << " fails\n";
   if (!r["meets"].is_null()) os << render_level(r["meets"], key);
   if (!r["fails"].is_null()) os << render_level(r["fails"], key);
+  for (const auto& l : r["probes"]) os << "  probe: " << render_level(l, key).substr(2);
   for (const auto& l : r["undecided_levels"]) os << render_level(l, key);
   os << "monotonicity: " << r["monotonicity"].get<std::string>() << "\n";
   return os.str();
+}
+
+/// One line on stderr per judgement of a level (CalibrationOptions::progress): the level, its
+/// verdict, the grid budget, resolution and precision of the judgement, and its CPU time.
+void print_progress(const CalibrationProgress& p, const std::string& parameter) {
+  const CalibrationLevel& l = *p.level;
+  const std::string verdict = l.verdict == Verdict::holds ? "meets" : l.verdict == Verdict::refuted ? "fails" : "undecided";
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%.1f", p.cpu_seconds);
+  std::ostringstream os;
+  // the value's nearest 10-digit decimal, for reading only (the exact value comes first)
+  const mpf_class approx(l.value, 256);
+  char decimal[64];
+  gmp_snprintf(decimal, sizeof decimal, "%.10Fg", approx.get_mpf_t());
+  os << "exactdp: calibrate " << p.stage << " " << parameter << " = " << to_string(l.value) << " (~" << decimal
+     << "): " << verdict;
+  if (l.refinements > 0) os << " at rung " << l.refinements;
+  os << ", grid budget " << l.grid_point_budget << " points";
+  if (l.evidence.grid_step) os << ", resolution " << l.evidence.grid_resolution;
+  os << ", precision " << l.evidence.precision << " bits, " << seconds << " s CPU";
+  if (!p.last) os << "; refining";
+  else if (!l.refinement_stop.empty()) os << "; " << l.refinement_stop;
+  std::cerr << os.str() << std::endl;
 }
 
 }  // namespace
@@ -121,10 +150,21 @@ std::function<int()> add_calibrate(CLI::App& app) {
   cmd->add_option("--refine-grid-points", *refine_limit,
                   "A level still undecided is judged again with 4 times the grid budget, twice the resolution and twice "
                   "the precision, until decided or the budget reaches this (default " +
-                      std::to_string(CalibrationOptions{}.refine_grid_point_limit) + "; " +
-                      range_text(limits::min_grid_point_budget, limits::max_grid_point_budget) +
-                      "; at most --grid-points: no refinement)")
-      ->check(CLI::Range(limits::min_grid_point_budget, limits::max_grid_point_budget));
+                      std::to_string(CalibrationOptions{}.refine_grid_point_limit) + "; at least " +
+                      std::to_string(limits::min_grid_point_budget) + "; at most --grid-points: no refinement). A rung whose "
+                      "memory estimate (" + std::to_string(calibration_grid_bytes_per_point) +
+                      " bytes per point) exceeds --max-memory is not run; above " + std::to_string(limits::max_grid_point_budget) +
+                      " the limit itself must fit --max-memory (e.g. 45000000 with --max-memory 22000)")
+      ->check(CLI::Range(limits::min_grid_point_budget,
+                         static_cast<std::size_t>((limits::max_memory_budget_mib << 20) / calibration_grid_bytes_per_point)));
+  auto probes = std::make_shared<std::vector<std::string>>();
+  cmd->add_option("--probe", *probes,
+                  "Judge this level first (repeatable; exact decimal or p/q), e.g. another accountant's answer: the "
+                  "report says whether it meets the target (\"probes\"), and the bracket starts from it");
+  auto progress = std::make_shared<bool>(false);
+  cmd->add_flag("--progress", *progress,
+                "One line on stderr per judgement of a level (value, verdict, grid budget, resolution, precision, CPU "
+                "time); on by default when stderr is a terminal");
   return [=]() -> int {
     CalibrationTarget target;
     target.epsilon = read_epsilon(*epsilon, "--epsilon", 100000);
@@ -150,6 +190,17 @@ std::function<int()> add_calibrate(CLI::App& app) {
     options.audit.grid_point_budget = *budget;
     options.refine_grid_point_limit = *refine_limit;
     options.audit.plan.memory_budget = *max_memory_mib << 20;
+    for (const std::string& p : *probes) {
+      try {
+        options.probes.push_back(parse_rational(p, "--probe"));
+      } catch (const Error& e) {
+        throw Error("--probe", "", p, e.why());
+      }
+    }
+    if (*progress || isatty(STDERR_FILENO)) {
+      const std::string parameter = calibration_family(*family).parameter;
+      options.progress = [parameter](const CalibrationProgress& p) { print_progress(p, parameter); };
+    }
     const CalibrationResult result = calibrate(*family, target, options);
     const json report = json::parse(calibration_report_json(result, *digits));
     if (*json_output) std::cout << report.dump(2) << "\n";

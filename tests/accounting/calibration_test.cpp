@@ -7,6 +7,9 @@
 #include "exactdp/core/error.hpp"
 
 #include <gtest/gtest.h>
+#include <cstdint>
+#include <string>
+#include <vector>
 #include <rapidcheck/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -198,16 +201,131 @@ TEST(Calibration, RefinementDecidesWhatTheFirstBudgetCannot) {
   }
 }
 
-// The refinement limit is a documented bound (core/limits.hpp), refused above it.
-TEST(Calibration, RefinementLimitAboveTheGridBudgetBoundIsRefused) {
+// The refinement limit is a documented bound (core/limits.hpp); above it a limit is accepted only
+// when its memory estimate (calibration_grid_memory: points × 512 bytes) fits the memory budget,
+// and refused before any work otherwise, naming the estimate and the option that allows it.
+TEST(Calibration, RefinementLimitAboveTheGridBudgetBoundMustFitTheMemoryBudget) {
   CalibrationOptions o;
-  o.refine_grid_point_limit = limits::max_grid_point_budget + 1;
+  o.refine_grid_point_limit = 45000000;  // 45·10⁶ × 512 bytes = 21 973 MiB (hand-computed)
+  o.audit.plan.memory_budget = std::uint64_t(1) << 30;
   try {
     calibrate("gauss", target(Rational(1), Rational(1, 100000)), o);
-    FAIL() << "accepted a refinement limit above limits::max_grid_point_budget";
+    FAIL() << "accepted a refinement limit whose estimate exceeds the memory budget";
   } catch (const Error& e) {
     EXPECT_EQ(e.field(), "refine_grid_point_limit");
+    EXPECT_NE(std::string(e.what()).find("21973 MiB"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("--max-memory"), std::string::npos) << e.what();
   }
+  // with the memory named, the same limit is accepted (Laplace at pure ε is decided exactly, so no
+  // rung runs: the bracket is the closed form's, b = 1)
+  o.audit.plan.memory_budget = std::uint64_t(22000) << 20;
+  const CalibrationResult r = calibrate("laplace", target(Rational(1), 0), o);
+  EXPECT_EQ(r.status, CalibrationStatus::bracketed);
+  EXPECT_EQ(calibration_grid_memory(45000000), std::uint64_t(45000000) * 512);
+}
+
+// A rung whose memory estimate exceeds the budget is not run: from a budget of 256 points, the
+// first rung (1024 points, 512 KiB at 512 bytes a point) is above a 256 KiB budget, so the search
+// is the one without refinement (undecided, as in RefinementDecidesWhatTheFirstBudgetCannot), and
+// the undecided level says what the next rung would need and which option allows it; the stop
+// reason estimates the levels still to judge.
+TEST(Calibration, RungAboveTheMemoryBudgetIsNotRunAndSaysWhatItNeeds) {
+  CalibrationOptions o;
+  o.relative_width = Rational(1, 200);
+  o.audit.grid_point_budget = 256;
+  o.refine_grid_point_limit = 16384;
+  o.audit.plan.memory_budget = std::uint64_t(256) << 10;
+  const CalibrationResult r = calibrate("gauss", target(Rational(1), Rational(1, 100000), 10, Rational(1, 10)), o);
+  ASSERT_EQ(r.status, CalibrationStatus::undecided) << r.stop_reason;
+  expect_witnessed(r);
+  ASSERT_FALSE(r.undecided_levels.empty());
+  for (const auto& l : r.undecided_levels) {
+    EXPECT_EQ(l.grid_point_budget, 256u);
+    EXPECT_EQ(l.refinements, 0u);
+    EXPECT_NE(l.refinement_stop.find("(1024 grid points per law)"), std::string::npos) << l.refinement_stop;
+    EXPECT_NE(l.refinement_stop.find("raise --max-memory to at least 1 MiB"), std::string::npos) << l.refinement_stop;
+  }
+  EXPECT_NE(r.stop_reason.find("more levels"), std::string::npos) << r.stop_reason;
+  // the decided ends stayed within the budget too
+  EXPECT_EQ(r.refinements, 0u);
+
+  // at the refinement limit itself, the next rung and the option are named
+  o.audit.plan.memory_budget = std::uint64_t(1) << 30;
+  o.refine_grid_point_limit = 256;
+  const CalibrationResult at_limit = calibrate("gauss", target(Rational(1), Rational(1, 100000), 10, Rational(1, 10)), o);
+  ASSERT_FALSE(at_limit.undecided_levels.empty());
+  EXPECT_NE(at_limit.undecided_levels.front().refinement_stop.find("raise --refine-grid-points to at least 1024"),
+            std::string::npos)
+      << at_limit.undecided_levels.front().refinement_stop;
+}
+
+// Probes are judged first and become ends. Laplace at pure ε = 1, sensitivity 1: the least b is 1
+// exactly (closed form: one use is Δ/b-DP and no less). Probes 3/2 (meets) and 1/2 (fails) at a
+// relative width of 2 give the bracket [1/2, 3/2] with no other level judged; a probe at b = 1
+// meets (decided exactly) and stays the meeting end, since every level below 1 fails.
+TEST(Calibration, ProbesAreJudgedFirstAndBecomeEnds) {
+  CalibrationOptions o;
+  o.relative_width = Rational(2);
+  o.probes = {Rational(3, 2), Rational(1, 2)};
+  const CalibrationResult r = calibrate("laplace", target(Rational(1), 0), o);
+  ASSERT_EQ(r.status, CalibrationStatus::bracketed);
+  EXPECT_EQ(r.levels_judged, 2u);
+  ASSERT_EQ(r.probes.size(), 2u);
+  EXPECT_EQ(r.probes[0].verdict, Verdict::holds);
+  EXPECT_EQ(r.probes[1].verdict, Verdict::refuted);
+  EXPECT_EQ(r.lo(), Rational(1, 2));
+  EXPECT_EQ(r.hi(), Rational(3, 2));
+
+  o.relative_width = Rational(1, 100);
+  o.probes = {Rational(1)};
+  const CalibrationResult exact = calibrate("laplace", target(Rational(1), 0), o);
+  ASSERT_EQ(exact.status, CalibrationStatus::bracketed);
+  expect_witnessed(exact);
+  EXPECT_EQ(exact.probes.front().verdict, Verdict::holds);
+  EXPECT_EQ(exact.hi(), Rational(1));
+  const auto j = nlohmann::json::parse(calibration_report_json(exact));
+  EXPECT_EQ(j["probes"][0]["verdict"], "meets");
+  EXPECT_EQ(j["probes"][0]["value"], "1");
+
+  // λ of randomized response: noisier is smaller; a probe at λ = 1 (no information) is outside the
+  // open domain, as σ = 0 and r = 1 are
+  for (const auto& [tmpl, bad] : {std::pair{std::string("rr"), Rational(1)}, std::pair{std::string("gauss"), Rational(0)},
+                                  std::pair{std::string("dlaplace"), Rational(1)}}) {
+    CalibrationOptions b;
+    b.probes = {bad};
+    try {
+      calibrate(tmpl, target(Rational(1), Rational(1, 100000)), b);
+      ADD_FAILURE() << tmpl << " accepted the probe " << to_string(bad);
+    } catch (const Error& e) {
+      EXPECT_EQ(e.field(), "probes") << tmpl;
+    }
+  }
+}
+
+// Progress: one call per judgement, in order, the probes first; every call but a level's last says
+// a rung follows, and the counts match the result's (levels_judged + refinements).
+TEST(Calibration, ProgressReportsEveryJudgementInOrder) {
+  CalibrationOptions o;
+  o.relative_width = Rational(1, 200);
+  o.audit.grid_point_budget = 256;
+  o.refine_grid_point_limit = 4096;
+  o.probes = {Rational(2)};
+  std::vector<std::string> stages;
+  unsigned lasts = 0, calls = 0;
+  o.progress = [&](const CalibrationProgress& p) {
+    ++calls;
+    stages.emplace_back(p.stage);
+    ASSERT_NE(p.level, nullptr);
+    EXPECT_GE(p.cpu_seconds, 0.0);
+    if (p.last) ++lasts;
+    else EXPECT_EQ(p.level->verdict, Verdict::undecided);
+  };
+  const CalibrationResult r = calibrate("gauss", target(Rational(1), Rational(1, 100000), 10, Rational(1, 10)), o);
+  EXPECT_EQ(calls, r.levels_judged + r.refinements);
+  EXPECT_EQ(lasts, r.levels_judged);
+  ASSERT_FALSE(stages.empty());
+  EXPECT_EQ(stages.front(), "probe");
+  EXPECT_EQ(stages.back(), "bisect");
 }
 
 // Randomized response with δ fixed in the template: RR_{ε₀,δ₀} k times can never reach a target

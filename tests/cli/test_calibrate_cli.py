@@ -79,3 +79,29 @@ def test_flag_ranges_come_from_the_limits_and_are_printed():
                         ("--digits", "201")]:
         run("calibrate", "gauss", "--epsilon", "1", "--delta", "1e-5", flag, value, expect=2)
     assert "from 64 to 1048576" in run("check", "--help").stdout
+
+
+def test_probe_and_progress():
+    """A probe is judged first and reported; --progress prints one line per judgement on stderr (none
+    without it, stderr not being a terminal here). Laplace at pure eps = 1, sensitivity 1: the least
+    b is 1 exactly (closed form), so the probe at 1 meets and stays the meeting end."""
+    args = ["calibrate", "laplace", "--epsilon", "1", "--delta", "0", "--probe", "1", "--relative-width", "1/100", "--json"]
+    quiet = run(*args)
+    assert quiet.stderr == ""
+    p = run(*args, "--progress")
+    r = json.loads(p.stdout)
+    assert [(x["value"], x["verdict"]) for x in r["probes"]] == [("1", "meets")]
+    assert r["bracket"]["hi"] == "1" and r["meets"]["value"] == "1"
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == r["levels_judged"] + r["refinements"]
+    assert lines[0].startswith("exactdp: calibrate probe b = 1 ") and ": meets" in lines[0] and "s CPU" in lines[0]
+    assert all(line.startswith("exactdp: calibrate ") for line in lines)
+
+
+def test_refinement_limit_above_the_point_bound_needs_the_memory_named():
+    """45e6 points x 512 bytes = 21 973 MiB (hand-computed): refused with the estimate under the default
+    budget (exit 2), accepted with --max-memory 22000 (Laplace at pure eps never refines)."""
+    base = ["calibrate", "laplace", "--epsilon", "1", "--delta", "0", "--refine-grid-points", "45000000"]
+    p = run(*base, expect=2)
+    assert "21973 MiB" in p.stderr and "--max-memory" in p.stderr, p.stderr
+    run(*base, "--max-memory", "22000")

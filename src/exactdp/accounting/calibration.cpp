@@ -5,6 +5,8 @@
 #include "exactdp/core/error.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <ctime>
 #include <map>
 #include <set>
 
@@ -161,6 +163,10 @@ Rational simplest_between(const Rational& a, const Rational& b) {
   return Rational(fa) + 1 / simplest_between(1 / (b - fa), 1 / (a - fa));
 }
 
+std::uint64_t calibration_grid_memory(std::size_t points) {
+  return static_cast<std::uint64_t>(points) * calibration_grid_bytes_per_point;
+}
+
 Rational CalibrationResult::lo() const { return std::min(meets->value, fails->value); }
 Rational CalibrationResult::hi() const { return std::max(meets->value, fails->value); }
 Rational CalibrationResult::width() const { return (hi() - lo()) / lo(); }
@@ -191,13 +197,42 @@ Claim level_claim(const CalibrationLevel& level, const CalibrationTarget& target
   return claim;
 }
 
+/// The memory, in MiB rounded up, of a judgement at @p points points per law.
+std::string mib(std::size_t points) {
+  return std::to_string((calibration_grid_memory(points) + (std::uint64_t(1) << 20) - 1) >> 20) + " MiB";
+}
+
 /// The audit options of the refinement rung after @p previous, whose judgement was @p evidence;
-/// nullopt when @p previous already reached the limit (see CalibrationOptions::refine_grid_point_limit).
-std::optional<AuditOptions> next_rung(const AuditOptions& previous, const ClaimResult& evidence, std::size_t limit) {
-  limit = std::min(limit, limits::max_grid_point_budget);
-  if (previous.grid_point_budget >= limit) return std::nullopt;
+/// nullopt when @p previous already reached the limit (see CalibrationOptions::refine_grid_point_limit)
+/// or the next rung's memory estimate exceeds the budget — then @p why says which, what the next
+/// rung would need and which option allows it.
+std::optional<AuditOptions> next_rung(const AuditOptions& previous, const ClaimResult& evidence, std::size_t limit,
+                                      std::string& why) {
+  const std::size_t wanted = 4 * previous.grid_point_budget;  // the next rung without the limit
+  const std::uint64_t budget = previous.plan.memory_budget;
+  const std::string needs = "the next rung would hold up to " + std::to_string(wanted) + " grid points per law, about " +
+                            mib(wanted) + " (" + std::to_string(calibration_grid_bytes_per_point) + " bytes per point)";
+  const std::string memory_text = "the memory budget " + std::to_string(budget >> 20) + " MiB (--max-memory, max_memory)";
+  if (previous.grid_point_budget >= limit) {
+    why = "the grid budget reached the refinement limit " + std::to_string(limit) + " points (--refine-grid-points, refine_grid_points); " +
+          needs + "; ";
+    if (wanted <= limits::max_grid_point_budget) why += "raise --refine-grid-points to at least " + std::to_string(wanted);
+    else if (calibration_grid_memory(wanted) <= budget)
+      why += "--refine-grid-points " + std::to_string(wanted) + " is above " + std::to_string(limits::max_grid_point_budget) +
+             " (limits::max_grid_point_budget) and allowed because it fits " + memory_text;
+    else
+      why += "--refine-grid-points " + std::to_string(wanted) + " needs --max-memory of at least " + mib(wanted) + " (above " +
+             std::to_string(limits::max_grid_point_budget) + " points the refinement limit must fit the memory budget)";
+    return std::nullopt;
+  }
   AuditOptions next = previous;
-  next.grid_point_budget = std::min(4 * previous.grid_point_budget, limit);
+  next.grid_point_budget = std::min(wanted, limit);
+  if (calibration_grid_memory(next.grid_point_budget) > budget) {
+    why = "the next rung (" + std::to_string(next.grid_point_budget) + " grid points per law) would need about " +
+          mib(next.grid_point_budget) + ", above " + memory_text + "; raise --max-memory to at least " +
+          mib(next.grid_point_budget);
+    return std::nullopt;
+  }
   next.grid_max_points = std::max(previous.grid_max_points, next.grid_point_budget);
   next.grid_resolution_max = std::min(2 * previous.grid_resolution_max, std::max(previous.grid_resolution_max, limits::max_grid_resolution));
   next.cap = std::min<Precision>(2 * previous.cap, std::max<Precision>(previous.cap, limits::max_claim_precision));
@@ -212,27 +247,35 @@ std::optional<AuditOptions> next_rung(const AuditOptions& previous, const ClaimR
   return next;
 }
 
+/// The process CPU time in seconds (progress reports only).
+double cpu_now() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
+
 /// Judges one level: the audit of the claim "the target holds" at that level, refined rung after
-/// rung while undecided (CalibrationOptions::refine_grid_point_limit). @p rungs counts the rungs run.
+/// rung while undecided (CalibrationOptions::refine_grid_point_limit), each judgement reported to
+/// CalibrationOptions::progress under @p stage. @p rungs counts the rungs run.
 CalibrationLevel judge(std::string_view text, const Rational& value, const CalibrationTarget& target,
-                       const CalibrationOptions& options, unsigned& rungs) {
+                       const CalibrationOptions& options, const char* stage, unsigned& rungs) {
   CalibrationLevel level;
   level.value = value;
   level.mechanism = calibration_spec(text, value);
   const Claim claim = level_claim(level, target, options);
   AuditOptions audit = options.audit;
-  level.evidence = audit_claim(claim, audit);
-  while (level.evidence.verdict == Verdict::undecided) {
-    const std::optional<AuditOptions> next = next_rung(audit, level.evidence, options.refine_grid_point_limit);
+  std::optional<AuditOptions> next;
+  for (;;) {
+    const double start = cpu_now();
+    level.evidence = audit_claim(claim, audit);
+    level.verdict = level.evidence.verdict;
+    level.grid_point_budget = audit.grid_point_budget;
+    level.precision_cap = audit.cap;
+    next.reset();
+    level.refinement_stop.clear();
+    if (level.verdict == Verdict::undecided) next = next_rung(audit, level.evidence, options.refine_grid_point_limit, level.refinement_stop);
+    if (options.progress) options.progress(CalibrationProgress{stage, &level, !next, cpu_now() - start});
     if (!next) break;
     audit = *next;
-    level.evidence = audit_claim(claim, audit);
     ++level.refinements;
     ++rungs;
   }
-  level.verdict = level.evidence.verdict;
-  level.grid_point_budget = audit.grid_point_budget;
-  level.precision_cap = audit.cap;
   return level;
 }
 
@@ -247,11 +290,31 @@ void validate(const CalibrationFamily& f, const CalibrationTarget& t, const Cali
     throw Error(where, "direction", "replace", "with sampling_rate " + to_string(*t.sampling_rate) + ": " + replace_one_subsampling_reason());
   if (sgn(o.relative_width) <= 0) throw Error(where, "relative_width", to_string(o.relative_width), "must be positive");
   if (o.max_levels < 2) throw Error(where, "max_levels", std::to_string(o.max_levels), "at least 2");
-  if (o.refine_grid_point_limit > limits::max_grid_point_budget)
+  if (o.refine_grid_point_limit > limits::max_grid_point_budget &&
+      calibration_grid_memory(o.refine_grid_point_limit) > o.audit.plan.memory_budget)
     throw Error(where, "refine_grid_point_limit", std::to_string(o.refine_grid_point_limit),
-                "at most " + std::to_string(limits::max_grid_point_budget) + " (limits::max_grid_point_budget)");
+                "above " + std::to_string(limits::max_grid_point_budget) +
+                    " points (limits::max_grid_point_budget) a refinement limit must fit the memory budget: its last rung "
+                    "may take about " + mib(o.refine_grid_point_limit) + " (" + std::to_string(calibration_grid_bytes_per_point) +
+                    " bytes per point), the budget is " + std::to_string(o.audit.plan.memory_budget >> 20) +
+                    " MiB (raise --max-memory / max_memory to at least " + mib(o.refine_grid_point_limit) + ")");
+  for (const Rational& p : o.probes) {
+    const bool inside = p > f.lowest && (!f.highest || p < *f.highest);
+    if (!inside)
+      throw Error(where, "probes", to_string(p),
+                  "a probe must lie in the domain of " + f.parameter + ": above " + to_string(f.lowest) +
+                      (f.highest ? " and below " + to_string(*f.highest) : std::string()));
+  }
   if (f.family == "gauss" && sgn(t.delta) == 0)
     throw Error(where, "delta", "0", "the Gaussian mechanism is (epsilon, 0)-DP for no finite epsilon and no sigma");
+}
+
+/// How many halvings take @p width to at most @p target (the bisection's levels still to judge,
+/// about: each candidate lies in the middle half of the bracket).
+unsigned halvings(Rational width, const Rational& target) {
+  unsigned n = 0;
+  for (; width > target && n < 100000; ++n) width /= 2;
+  return n;
 }
 
 /// The bracket is narrow enough.
@@ -281,29 +344,51 @@ CalibrationResult calibrate(std::string_view text, const CalibrationTarget& targ
   // Every level is judged once (with its refinement) and remembered: the bisection's fallback
   // around an undecided candidate proposes the same simple fractions again.
   std::map<Rational, CalibrationLevel> judged;
-  auto judge_at = [&](const Rational& x) -> const CalibrationLevel& {
+  auto judge_at = [&](const Rational& x, const char* stage) -> const CalibrationLevel& {
     if (auto it = judged.find(x); it != judged.end()) return it->second;
     ++r.levels_judged;
-    CalibrationLevel l = judge(text, x, target, options, r.refinements);
+    CalibrationLevel l = judge(text, x, target, options, stage, r.refinements);
     if (l.verdict == Verdict::undecided) r.undecided_levels.push_back(l);
     return judged.emplace(x, std::move(l)).first->second;
   };
   auto out_of_levels = [&] { return r.levels_judged >= options.max_levels; };
   const std::string levels_text = "the level budget (max_levels = " + std::to_string(options.max_levels) + ") ran out";
+  // A judged level becomes an end when it is better than the current one: the least noisy level
+  // known to meet, the noisiest known to fail.
+  auto less_noisy = [&](const Rational& a, const Rational& b) { return f.noisier_is_larger ? a < b : a > b; };
+  auto closer = [&](const CalibrationLevel& m) {
+    if (m.verdict == Verdict::holds) return !r.meets || less_noisy(m.value, r.meets->value);
+    if (m.verdict == Verdict::refuted) return !r.fails || less_noisy(r.fails->value, m.value);
+    return false;
+  };
+  auto take = [&](const CalibrationLevel& m) {
+    if (closer(m)) (m.verdict == Verdict::holds ? r.meets : r.fails) = m;
+    // both ends are certified and more noise never hurts, so a meeting level is never less noisy
+    // than a failing one; if it were, a premise or a route is wrong: say so, never bracket
+    if (r.meets && r.fails && !less_noisy(r.fails->value, r.meets->value))
+      throw Error(where, "monotonicity", to_string(r.meets->value) + ", " + to_string(r.fails->value),
+                  "internal error: the level " + to_string(r.meets->value) + " meets the target but the noisier (or equal) level " +
+                      to_string(r.fails->value) + " fails it, which the family's monotonicity excludes");
+  };
 
-  // Expansion: from the starting level, towards more noise until a level meets, towards less
-  // noise until one fails. Every level is judged on its own (certified), so an undecided level
-  // stops the expansion in that direction only by taking one step further.
+  // The caller's probes first, each an end when it is the best so far.
+  for (const Rational& p : options.probes) {
+    if (out_of_levels()) break;
+    const CalibrationLevel& l = judge_at(p, "probe");
+    r.probes.push_back(l);
+    take(l);
+  }
+
+  // Expansion: from the failing end (or the starting level), towards more noise until a level
+  // meets; from the meeting end towards less noise until one fails. Every level is judged on its
+  // own (certified), so an undecided level stops the expansion in that direction only by taking
+  // one step further.
   constexpr unsigned max_expansion = 64;  // 2^64 in σ or b; r, λ within 2^-64 of 1
-  const CalibrationLevel& first = judge_at(starting_level(f));
-  if (first.verdict == Verdict::holds) r.meets = first;
-  else if (first.verdict == Verdict::refuted) r.fails = first;
-  Rational x = first.value;
+  if (!r.meets && !r.fails && !out_of_levels()) take(judge_at(starting_level(f), "expand"));
+  Rational x = r.fails ? r.fails->value : starting_level(f);
   for (unsigned i = 0; !r.meets && i < max_expansion && !out_of_levels(); ++i) {
     x = step_noisier(f, x);
-    const CalibrationLevel& l = judge_at(x);
-    if (l.verdict == Verdict::holds) r.meets = l;
-    else if (l.verdict == Verdict::refuted) r.fails = l;  // the least noisy level known to fail is the noisiest one
+    take(judge_at(x, "expand"));
   }
   if (!r.meets) {
     r.status = CalibrationStatus::no_level_meets;
@@ -314,9 +399,7 @@ CalibrationResult calibrate(std::string_view text, const CalibrationTarget& targ
   x = r.meets->value;
   for (unsigned i = 0; !r.fails && i < max_expansion && !out_of_levels(); ++i) {
     x = step_less_noisy(f, x);
-    const CalibrationLevel& l = judge_at(x);
-    if (l.verdict == Verdict::refuted) r.fails = l;
-    else if (l.verdict == Verdict::holds) r.meets = l;
+    take(judge_at(x, "expand"));
   }
   if (!r.fails) {
     r.status = CalibrationStatus::no_level_fails;
@@ -328,11 +411,6 @@ CalibrationResult calibrate(std::string_view text, const CalibrationTarget& targ
   // Bisection between a failing and a meeting level. A candidate still undecided after its
   // refinement has its truth at (or within the finest enclosure of) the target: the levels halfway
   // to each end are tried; if neither moves the bracket, the search stops, undecided.
-  auto closer = [&](const CalibrationLevel& m) {  // m is a better end than the current one
-    if (m.verdict == Verdict::holds) return f.noisier_is_larger ? m.value < r.meets->value : m.value > r.meets->value;
-    if (m.verdict == Verdict::refuted) return f.noisier_is_larger ? m.value > r.fails->value : m.value < r.fails->value;
-    return false;
-  };
   while (!narrow(*r.meets, *r.fails, options.relative_width)) {
     if (out_of_levels()) {
       r.status = CalibrationStatus::undecided;
@@ -340,17 +418,17 @@ CalibrationResult calibrate(std::string_view text, const CalibrationTarget& targ
       return r;
     }
     const Rational c = candidate(r.meets->value, r.fails->value);
-    const CalibrationLevel& l = judge_at(c);
+    const CalibrationLevel& l = judge_at(c, "bisect");
     if (l.verdict != Verdict::undecided) {
-      (l.verdict == Verdict::holds ? r.meets : r.fails) = l;
+      take(l);
       continue;
     }
     bool moved = false;
     for (const Rational& end : {r.meets->value, r.fails->value}) {
       if (out_of_levels()) break;
-      const CalibrationLevel& m = judge_at(candidate(c, end));
+      const CalibrationLevel& m = judge_at(candidate(c, end), "bisect");
       if (closer(m)) {
-        (m.verdict == Verdict::holds ? r.meets : r.fails) = m;
+        take(m);
         moved = true;
       }
     }
@@ -360,8 +438,10 @@ CalibrationResult calibrate(std::string_view text, const CalibrationTarget& targ
       r.stop_reason = "the level " + to_string(c) + " stays undecided after " + std::to_string(u.refinements) +
                       " refinement(s) (grid budget " + std::to_string(u.grid_point_budget) + " points, highest resolution " +
                       std::to_string(u.evidence.grid_resolution) + ", precision cap " + std::to_string(u.precision_cap) +
-                      " bits; refinement limit " + std::to_string(options.refine_grid_point_limit) +
-                      " points), and the levels halfway to each end moved neither end";
+                      " bits; refinement limit " + std::to_string(options.refine_grid_point_limit) + " points; " +
+                      u.refinement_stop + "), and the levels halfway to each end moved neither end; the relative width " +
+                      to_string(options.relative_width) + " would take about " + std::to_string(halvings(r.width(), options.relative_width)) +
+                      " more levels from the bracket's " + to_string(r.width());
       return r;
     }
   }

@@ -21,9 +21,13 @@
 /// guessed — after refinement: a level still undecided under the given audit options is judged
 /// again with a larger grid budget, a finer highest resolution and a higher precision cap, rung
 /// after rung (CalibrationOptions::refine_grid_point_limit), since the levels the bisection
-/// reaches near the least noise are the ones whose truth lies closest to the target. The search: expand by doubling (halving) until one level meets and one fails, then
-/// bisect — each candidate the simplest rational in the middle half of the bracket, so endpoints
-/// stay short — until (hi − lo)/lo ≤ relative_width.
+/// reaches near the least noise are the ones whose truth lies closest to the target. Before a rung
+/// runs, its memory is estimated (calibration_grid_memory()); a rung above the memory budget or the
+/// refinement limit is not run, and the level says why and what the next rung would need
+/// (CalibrationLevel::refinement_stop). The search: the caller's probes first
+/// (CalibrationOptions::probes, e.g. another accountant's answer), then expand by doubling (halving)
+/// until one level meets and one fails, then bisect — each candidate the simplest rational in the
+/// middle half of the bracket, so endpoints stay short — until (hi − lo)/lo ≤ relative_width.
 ///
 /// Families (noise parameter, which way is noisier):
 ///
@@ -49,6 +53,8 @@
 #include "exactdp/numeric/interval.hpp"
 #include "exactdp/numeric/rational.hpp"
 
+#include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -91,6 +97,25 @@ struct CalibrationTarget {
 /// Both decide the same question ((ε, δ)-DP ⇔ δ(ε) ≤ δ ⇔ least ε at δ ≤ ε).
 enum class CalibrationWitness { epsilon, delta };
 
+/// Bytes per grid point of a judgement by grid brackets: the four laws (two directions, upper and
+/// lower) in binary64 and the convolutions' work space. Measured 350–480 bytes per point (peak
+/// resident set of the subsampled Gaussian at 25 uses, 67 000 to 533 000 points); 512 errs high.
+inline constexpr std::uint64_t calibration_grid_bytes_per_point = 512;
+/// The memory a grid judgement whose laws hold up to @p points points may take, in bytes: points ×
+/// calibration_grid_bytes_per_point (the refinement's up-front estimate, CalibrationOptions).
+std::uint64_t calibration_grid_memory(std::size_t points);
+
+struct CalibrationLevel;
+
+/// One judgement of a level, reported while the search runs (CalibrationOptions::progress): the
+/// first judgement and every refinement rung of every level, in order.
+struct CalibrationProgress {
+  const char* stage = "expand";            ///< "probe", "expand" or "bisect"
+  const CalibrationLevel* level = nullptr;  ///< the level as judged by this rung (never null)
+  bool last = false;                       ///< no further rung follows for this level
+  double cpu_seconds = 0;                  ///< the process CPU time this rung took (display only)
+};
+
 /// Options of the search.
 struct CalibrationOptions {
   /// Stop when (hi − lo)/lo ≤ relative_width (lo, hi the bracket in numeric order). Positive.
@@ -105,9 +130,18 @@ struct CalibrationOptions {
   /// to at least that), twice the highest grid resolution (at most limits::max_grid_resolution),
   /// twice the precision cap (at most limits::max_claim_precision), starting at the resolution and
   /// precision the previous rung reached — until the level is decided or the budget has reached
-  /// this limit. At most limits::max_grid_point_budget; equal to audit.grid_point_budget (or
-  /// below it): no refinement.
+  /// this limit. Equal to audit.grid_point_budget (or below it): no refinement. Up to limits::max_grid_point_budget it is always accepted (a rung
+  /// whose estimate calibration_grid_memory() exceeds audit.plan.memory_budget is still not run);
+  /// above it only when the estimate at this limit fits audit.plan.memory_budget — the caller names
+  /// the memory the refinement may take — else refused before any work, with the estimate.
   std::size_t refine_grid_point_limit = limits::max_grid_point_budget;
+  /// Levels judged first, in order (each refined as any level), before the expansion: a value to
+  /// check (is this noise enough?) or a guess that shortens the search. The bracket starts from the
+  /// best ends they give (CalibrationResult::probes lists their judgements). Each must lie in the
+  /// family's domain (exactdp::Error, field "probes").
+  std::vector<Rational> probes;
+  /// Called after every judgement of a level (CalibrationProgress); empty: silent.
+  std::function<void(const CalibrationProgress&)> progress;
 };
 
 /// One noise level judged against the target.
@@ -122,6 +156,9 @@ struct CalibrationLevel {
   unsigned refinements = 0;
   std::size_t grid_point_budget = 0;
   Precision precision_cap = 0;
+  /// For a level left undecided: why its refinement stopped, with what the next rung would need
+  /// (its grid budget and memory estimate) and the option that would allow it; empty otherwise.
+  std::string refinement_stop;
 };
 
 /// How a calibration ended.
@@ -145,11 +182,14 @@ struct CalibrationResult {
   CalibrationStatus status = CalibrationStatus::undecided;
   std::optional<CalibrationLevel> meets;  ///< the noisier end: meets the target (certified)
   std::optional<CalibrationLevel> fails;  ///< the less noisy end: fails the target (certified)
+  std::vector<CalibrationLevel> probes;  ///< the judgements of CalibrationOptions::probes, in order
   std::vector<CalibrationLevel> undecided_levels;  ///< levels the planner could not separate
   unsigned levels_judged = 0;   ///< distinct levels judged (a level is judged once, then remembered)
   unsigned refinements = 0;     ///< refinement rungs run, over all levels
   /// Why the search stopped, one sentence: the width reached, the level that stayed undecided at
-  /// the refinement limit (and the limits reached), the level budget, or the expansion's end.
+  /// the refinement limit (the limits reached, what the next rung would need and which option
+  /// allows it, and about how many more levels the width asked would take), the level budget, or
+  /// the expansion's end.
   std::string stop_reason;
 
   /// The bracket in numeric order, [lo, hi] (both ends present).
@@ -163,7 +203,9 @@ struct CalibrationResult {
 /// file comment. Refuses before any work (exactdp::Error) a target with ε < 0, δ ∉ [0, 1), no
 /// use, a sampling rate outside (0, 1], replace-one with a sampling rate (field "direction"), a
 /// relative width ≤ 0, a Gaussian with δ = 0 (never
-/// (ε, 0)-DP), and what the planner refuses at the first level.
+/// (ε, 0)-DP), a probe outside the family's domain, a refinement limit above
+/// limits::max_grid_point_budget whose memory estimate exceeds the memory budget, and what the
+/// planner refuses at the first level.
 CalibrationResult calibrate(std::string_view family_template, const CalibrationTarget& target,
                             const CalibrationOptions& options = {});
 

@@ -36,6 +36,7 @@ json level_json(const CalibrationLevel& l, CalibrationWitness witness, int digit
     out["grid_step"] = to_string(*e.grid_step);
     out["grid_resolution"] = e.grid_resolution;
   }
+  if (!l.refinement_stop.empty()) out["refinement_stop"] = l.refinement_stop;
   return out;
 }
 
@@ -70,6 +71,8 @@ std::string calibration_report_json(const CalibrationResult& r, int digits) {
   }
   out["meets"] = r.meets ? level_json(*r.meets, r.witness, digits) : json(nullptr);
   out["fails"] = r.fails ? level_json(*r.fails, r.witness, digits) : json(nullptr);
+  out["probes"] = json::array();
+  for (const auto& l : r.probes) out["probes"].push_back(level_json(l, r.witness, digits));
   out["undecided_levels"] = json::array();
   for (const auto& l : r.undecided_levels) out["undecided_levels"].push_back(level_json(l, r.witness, digits));
   out["levels_judged"] = r.levels_judged;
