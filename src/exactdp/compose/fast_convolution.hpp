@@ -121,6 +121,13 @@ struct FastCompositionOptions {
   /// grid. 0: always the grid. Memory: three MPFI enclosures per atom (about 0.45 KB at the
   /// default precision), so the default 2^19 holds at most about 240 MB.
   std::size_t max_enumerated_atoms = std::size_t(1) << 19;
+  /// Above max_enumerated_atoms, the grid composes blocks: k0 uses composed atom by atom (the
+  /// largest k0 < k with at most this many count vectors), discretised onto the grid and used
+  /// ⌊k/k0⌋ times, then the k mod k0 uses left. The block's atoms are dense where one use's few
+  /// atoms are isolated, so merging them onto the grid (the lower law) errs to second order in the
+  /// step where a one-use law of isolated atoms can only round each loss down (first order).
+  /// 0 or a k0 of 1: the one-use laws. Memory as max_enumerated_atoms.
+  std::size_t max_block_atoms = std::size_t(1) << 16;
   /// Which divergence of the pair is bracketed (divergence/direction.hpp): remove H(P‖Q), add
   /// H(Q‖P), or both (their maximum, the default).
   NeighbourDirection direction = NeighbourDirection::both;
@@ -137,6 +144,18 @@ struct FastBracket {
   /// `points` the number of composed atoms): FastCompositionOptions::max_enumerated_atoms.
   bool enumerated = false;
 };
+
+/// Whether the fast composition of @p k uses of @p loss (Poisson-subsampled at @p sampling_rate if
+/// given) is computed on a grid — its losses lie on no lattice and its k-fold composition has more
+/// count vectors than FastCompositionOptions::max_enumerated_atoms — so that a finer
+/// FastCompositionOptions::resolution narrows its bracket. False for a lattice (exact grid) and for
+/// the atom-by-atom route (no grid). Preconditions as fast_delta_at_epsilon's.
+bool fast_composition_on_grid(const PrivacyLoss& loss, unsigned long k,
+                              const std::optional<Rational>& sampling_rate = std::nullopt,
+                              const FastCompositionOptions& options = {});
+/// The same for a certified loss.
+bool fast_composition_on_grid(const CertifiedLoss& loss, unsigned long k, const std::optional<Rational>& sampling_rate,
+                              const FastCompositionOptions& options = {});
 
 /// δ(ε) = max(H_{e^ε}(P^k‖Q^k), H_{e^ε}(Q^k‖P^k)) of the k-fold composition of @p loss,
 /// bracketed; with @p sampling_rate q < 1, of the Poisson-subsampled pair (q·P + (1−q)·Q, Q)
