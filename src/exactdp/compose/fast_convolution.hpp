@@ -22,12 +22,16 @@
 /// PrivacyProfile::delta and PrivacyProfile::least_epsilon define them.
 ///
 /// A finite pair whose losses are on no lattice (a Poisson-subsampled pair, ratios c·e^s with
-/// several coefficients) has no grid that holds its losses, and the lower law above rounds each
-/// loss down by up to a step: an error of order k·h, the whole width of the bracket. Such a pair is
-/// composed atom by atom instead when its k-fold composition is small enough
-/// (FastCompositionOptions::max_enumerated_atoms): every count vector of the multinomial with its
-/// masses and its loss enclosed in interval arithmetic, δ(ε) summed and the least ε scanned over
-/// suffixes with no grid at all (FastBracket::enumerated; docs/composition.md).
+/// several coefficients) has no grid that holds its losses. Such a pair is composed atom by atom
+/// when its k-fold composition is small enough (FastCompositionOptions::max_enumerated_atoms):
+/// every count vector of the multinomial with its masses and its loss enclosed in interval
+/// arithmetic, δ(ε) summed and the least ε scanned over suffixes with no grid at all
+/// (FastBracket::enumerated; docs/composition.md). Otherwise it is gridded, and its lower law
+/// merges atoms onto the grid (compose/grid_merge.hpp: a post-processing, second order in the step
+/// where the atoms are dense) rather than rounding each loss down (first order, an error of order
+/// k·h); to make the atoms dense, a block of k0 uses is composed atom by atom before it is gridded
+/// (FastCompositionOptions::max_block_atoms). Isolated atoms (the far tail of a block) still cost
+/// first order: an isolated off-grid atom has nothing to merge with.
 ///
 /// Evaluation on a grid law is linear in its length and runs in binary64 with directed rounding
 /// (numeric/directed_rounding.hpp), anchored by MPFI enclosures of e^{−jh}; its relative error is
@@ -99,9 +103,10 @@ Interval least_epsilon_bracket(const std::array<std::optional<Rational>, 2>& low
 
 /// Options of the fast composition.
 struct FastCompositionOptions {
-  /// For losses that are not on a lattice: the grid step is the largest 2^−m at most
-  /// (largest finite |loss|)/resolution; doubled until the brackets are narrow enough (see
-  /// relative_width) or max_resolution is passed. Ignored for lattice losses (their grid is exact).
+  /// For losses that are not on a lattice: the grid step is the largest 2^−m at most L/resolution,
+  /// L the largest finite |loss| of a one-use atom with P-mass above `tail` (lighter ones are moved
+  /// by the first truncation); doubled until the brackets are narrow enough (see relative_width)
+  /// or max_resolution is passed. Ignored for lattice losses (their grid is exact).
   unsigned resolution = 64;
   unsigned max_resolution = 1024;
   /// The bracket's target width relative to its upper end (δ or ε) — reached or the last
