@@ -63,13 +63,17 @@ GridLossLaw merge_onto_grid(const std::vector<GridMergeAtom>& atoms, const Ratio
     slot = sum_down(slot, p);
   };
   // (cp, cq) in the frame of t (cq bounds the Q-mass times e^{tH}): stored at the largest t − d,
-  // d < below, with cp/cq >= e^{−dH} certified
+  // d < below, with cp/cq >= e^{−dH} certified, or at `floor`, the least `low` of the merged parts,
+  // if higher or if no such d is found (a merged loss is at least its least part's: the mediant
+  // inequality; dropping it, as before, lost its mass)
+  long floor = 0;
   auto emit = [&](long t, double cp, double cq) {
     double threshold = cq;
     for (long d = 0; d < below; ++d) {
-      if (cp >= threshold) return emit_at(t - d, cp);
+      if (cp >= threshold) return emit_at(std::max(t - d, floor), cp);
       threshold = prod_up(threshold, sb.exp_neg_hi);
     }
+    emit_at(floor, cp);
   };
   // q̂ of an atom moved from frame `from` to frame `to`: times e^{(to − from)H}, an upper bound
   auto reframe = [&](double qhat, long from, long to) {
@@ -85,6 +89,7 @@ GridLossLaw merge_onto_grid(const std::vector<GridMergeAtom>& atoms, const Ratio
     if (a.p <= 0) return;
     if (a.on_grid) return emit_at(a.high, a.p);
     carrying = true;
+    floor = a.low;
     t = downward ? a.low : a.high;
     cp = a.p;
     cq = reframe(a.qhat, a.high, t);
@@ -110,15 +115,18 @@ GridLossLaw merge_onto_grid(const std::vector<GridMergeAtom>& atoms, const Ratio
     if (!atom_helps) {
       cp = sum_down(cp, a.p);
       cq = sum_up(cq, q);
+      floor = std::min(floor, a.low);
       return;
     }
     double beta = downward ? (cp - cq) / (q - a.p) : (cq - cp) / (a.p - q);  // brings the ratio to 1
     if (!(beta < 1)) {
       cp = sum_down(cp, a.p);
       cq = sum_up(cq, q);
+      floor = std::min(floor, a.low);
       return;
     }
     beta = downward ? std::max(0.0, beta * (1 - 0x1p-30) - 0x1p-60) : std::min(1.0, beta * (1 + 0x1p-30) + 0x1p-60);
+    floor = std::min(floor, a.low);
     emit(t, sum_down(cp, prod_down(beta, a.p)), sum_up(cq, prod_up(beta, q)));
     carrying = false;
     GridMergeAtom rest = a;

@@ -51,9 +51,9 @@ GridStepBounds grid_step_bounds(const Rational& h);
 /// that atom starts the next carry. Downward: symmetric, the target is the first atom's `low` and
 /// later atoms pull the merged loss down to it. A carry takes in atoms at most 256 points away.
 /// Each merged atom is stored with a lower bound of its P-mass at the largest grid point certified
-/// not to exceed its loss (at most 130 points below its target; further down it is dropped, which
-/// only lowers a lower law); the fraction is chosen a little inside so that the target is
-/// certified. The carry left at the end of the sweep is rounded down whole: sweeping away from the
+/// not to exceed its loss: searched down to 130 points below its target, and never below the least
+/// `low` of its parts (the merged loss is at least its least part's); the fraction is chosen a
+/// little inside so that the target is certified. The carry left at the end of the sweep is rounded down whole: sweeping away from the
 /// heavier end of the law leaves it where the mass is small. Any order of the atoms gives a valid
 /// lower law (every merge is a post-processing); the order only decides how good it is.
 GridLossLaw merge_onto_grid(const std::vector<GridMergeAtom>& atoms, const Rational& H, double infinite_mass,
