@@ -8,8 +8,8 @@
 //   exactdp_fast_composition subsampled SPEC [K]        a certified pair (dlaplace:epsilon=1, krr, …)
 //       Poisson-subsampled at q = 1/10, K uses (10): δ(1) and ε(10^-5) on the grid at resolutions
 //       64 … 4096 (the atom-by-atom route turned off), then atom by atom (docs/composition.md)
-//   exactdp_fast_composition resolutions SPEC K [Q] [MAXRES]  a certified pair Poisson-subsampled at
-//       Q (1/10), K uses: δ(1) and ε(10^-5) on the grid at each resolution 64, 128, … MAXRES (8192)
+//   exactdp_fast_composition resolutions SPEC K [Q] [MAXRES] [MINRES]  a certified pair Poisson-subsampled
+//       at Q (1/10), K uses: δ(1) and ε(10^-5) on the grid at each resolution MINRES (64), 2·MINRES, … MAXRES (8192)
 //       alone (no intersection), with the width's ratio to the previous resolution's (about 4 when
 //       the discretisation is second order, 2 when first) and the CPU time of each
 #include "exactdp/accounting/mechanism_spec.hpp"
@@ -85,11 +85,12 @@ int main(int argc, char** argv) {
     const unsigned long k = argc > 3 ? std::strtoul(argv[3], nullptr, 10) : 10;
     const Rational rate = argc > 4 ? parse_rational(argv[4]) : Rational(1, 10);
     const unsigned max_res = argc > 5 ? static_cast<unsigned>(std::atoi(argv[5])) : 8192;
+    const unsigned min_res = argc > 6 ? static_cast<unsigned>(std::atoi(argv[6])) : 64;
     const CertifiedLoss loss = *parse_mechanism_spec(spec).certified_loss();
     std::cout << spec << ", q = " << to_string(rate) << ", " << k << " uses (grid only, one resolution per row)\n";
     std::cout << "resolution | delta(1) width | ratio | cpu ms | eps(1e-5) width | ratio | cpu ms | points | delta(1)\n";
     double previous_delta = 0, previous_eps = 0;
-    for (unsigned res = 64; res <= max_res; res *= 2) {
+    for (unsigned res = min_res; res <= max_res; res *= 2) {
       FastCompositionOptions o;
       o.resolution = o.max_resolution = res;
       o.max_enumerated_atoms = 0;
