@@ -134,5 +134,41 @@ TEST(CompositionQuery, GridRefinementIntersectsAndNeverWidens) {
   EXPECT_LT(fine.value.upper() - fine.value.lower(), first.value.upper() - first.value.lower());
 }
 
+TEST(CompositionQuery, FastRouteOnAGridRefinesTheResolutionThenRefuses) {
+  // three uses of a Poisson-subsampled discrete Gaussian truncated to 401 outcomes: no lattice and
+  // C(403, 3) count vectors, too many to compose atom by atom, so the fast route grids it; a width
+  // its own schedule (resolutions 64 … 1024) misses is met by finer grids, intersected (the answer
+  // lies inside the unrefined bracket, hand-checkable from the two brackets alone)
+  CompositionRequest request;
+  request.components.push_back(spec_request("dgauss:sigma2=100,truncation=200", 3));
+  request.sampling_rate = Rational(1, 10);
+  CompositionQueryOptions options;
+  options.max_grid_resolution = 2048;
+  options.precision = 64;
+  options.max_precision = 64;  // no precision step: the one refinement is the grid at 2048
+  const CompositionQuery query(composition_components(request), options);
+  ASSERT_EQ(query.plan().route, CompositionRoute::fast_convolution);
+  ASSERT_TRUE(query.composed().fast_on_grid());
+  const Rational delta(1, 100000);
+  const CompositionAnswer first = query.least_epsilon(delta, D::remove);
+  EXPECT_EQ(first.resolution, 0u);
+  const Rational first_width = (first.value.upper() - first.value.lower()) / first.value.upper();
+  const Rational asked = first_width * Rational(3, 4);
+  const CompositionAnswer fine = query.least_epsilon(delta, D::remove, asked);
+  EXPECT_EQ(fine.resolution, 2048u);
+  EXPECT_LE(first.value.lower(), fine.value.lower());
+  EXPECT_LE(fine.value.upper(), first.value.upper());
+  EXPECT_LE(fine.value.upper() - fine.value.lower(), asked * fine.value.upper());
+  // a width beyond the finest grid and precision: refused, naming the width and both limits
+  try {
+    query.least_epsilon(delta, D::remove, Rational(1, 1000000000));
+    ADD_FAILURE() << "a width beyond resolution 2048 was not refused";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.field(), "--relative-width");
+    EXPECT_NE(e.why().find("max_grid_resolution 2048"), std::string::npos) << e.why();
+    EXPECT_NE(e.why().find("max_precision 64"), std::string::npos) << e.why();
+  }
+}
+
 }  // namespace
 }  // namespace exactdp

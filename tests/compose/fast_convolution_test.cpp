@@ -321,6 +321,72 @@ RC_GTEST_PROP(FastComposition, EveryRouteContainsTheExactValueAndRefiningNeverWi
   }
 }
 
+// The least ε on the grid, from the one-use laws (max_block_atoms = 0) and from blocks of uses
+// composed atom by atom and merged onto the grid (the default): both contain the exact least ε of
+// the exactly subsampled pair composed exactly (PrivacyProfile on rationals, which shares no code
+// with the grid), and refining the grid never widens the bracket (brackets are intersected).
+RC_GTEST_PROP(FastComposition, GridLeastEpsilonContainsTheExactValueWithOrWithoutBlocks, ()) {
+  const PrivacyLoss base = random_pair();
+  const Rational rate = q(*rc::gen::inRange(1, 10), 10);
+  const unsigned long k = *rc::gen::inRange<unsigned long>(2, 7);
+  const Rational delta = q(*rc::gen::inRange(1, 200), 1000);
+  const PrivacyProfile exact(poisson_subsample(base, rate).self_compose_by_squaring(k));
+  const bool infinite = exact.least_lambda(delta).is_infinite();
+  const Interval truth = infinite ? Interval::infinity(default_precision) : exact.least_epsilon(delta);
+  for (std::size_t block_atoms : {std::size_t(0), std::size_t(1) << 16}) {
+    Interval previous = Interval::at_least(Rational(0), default_precision);
+    for (unsigned res : {8u, 16u, 32u}) {
+      FastCompositionOptions o;
+      o.resolution = 8;
+      o.max_resolution = res;
+      o.relative_width = Rational(1, 1000000000);  // never reached: every resolution up to res is used
+      o.max_enumerated_atoms = 0;                  // the grid
+      o.max_block_atoms = block_atoms;
+      const FastBracket grid = fast_epsilon_at_delta(base, k, delta, rate, o);
+      if (infinite) {
+        RC_ASSERT(!grid.value.upper_is_finite());  // no finite ε: the bracket reaches +∞
+        continue;
+      }
+      RC_ASSERT(brackets(grid.value, truth));
+      if (!grid.lattice && previous.upper_is_finite() && grid.value.upper_is_finite())
+        RC_ASSERT(grid.value.subset_of(previous));
+      previous = grid.value;
+    }
+  }
+}
+
+// Blocks composed atom by atom and merged onto the grid narrow the bracket of a pair whose one-use
+// atoms are isolated on the grid: ten uses of a subsampled pair on 3 outcomes, δ(1/2) at one
+// resolution, against the one-use laws (whose lower law can only round each isolated loss down).
+TEST(FastComposition, BlocksNarrowTheBracketOfIsolatedAtoms) {
+  const PrivacyLoss base = PrivacyLoss::from_masses({{q(1, 2), q(1, 5)}, {q(3, 10), q(3, 10)}, {q(1, 5), q(1, 2)}});
+  const Rational rate = q(1, 3), eps = q(1, 2);
+  const unsigned long k = 10;
+  const Interval truth = PrivacyProfile(poisson_subsample(base, rate).self_compose_by_squaring(k)).delta(exp(Interval(eps)));
+  FastCompositionOptions o;
+  o.resolution = o.max_resolution = 256;
+  o.max_enumerated_atoms = 0;
+  o.max_block_atoms = 0;
+  const FastBracket one_use = fast_delta_at_epsilon(base, k, eps, rate, o);
+  o.max_block_atoms = std::size_t(1) << 12;
+  const FastBracket blocks = fast_delta_at_epsilon(base, k, eps, rate, o);
+  EXPECT_TRUE(brackets(one_use.value, truth)) << one_use.value.to_string();
+  EXPECT_TRUE(brackets(blocks.value, truth)) << blocks.value.to_string();
+  EXPECT_LT(blocks.value.width_upper() * 4, one_use.value.width_upper())
+      << blocks.value.to_string(20) << " vs " << one_use.value.to_string(20);
+}
+
+// Which pairs a finer resolution narrows: a lattice (rr) and an enumerable composition are not
+// gridded; a subsampled pair with too many uses to enumerate is.
+TEST(FastComposition, OnGridOnlyOffALatticeBeyondEnumeration) {
+  const PrivacyLoss rr = rr_table(q(3), q(0));
+  EXPECT_FALSE(fast_composition_on_grid(rr, 1000));
+  EXPECT_FALSE(fast_composition_on_grid(rr, 10, q(1, 10)));  // 2 atoms, 10 uses: 11 count vectors
+  FastCompositionOptions o;
+  o.max_enumerated_atoms = 5;
+  EXPECT_TRUE(fast_composition_on_grid(rr, 10, q(1, 10), o));
+}
+
 TEST(FastComposition, RejectsBadArguments) {
   const PrivacyLoss rr = rr_table(q(3), q(0));
   EXPECT_THROW(fast_delta_at_epsilon(rr, 0, q(1)), Error);

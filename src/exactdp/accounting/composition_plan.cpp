@@ -485,13 +485,23 @@ ComposedPrivacy::ComposedPrivacy(const std::vector<CompositionComponent>& comps,
 
 namespace {
 
-FastCompositionOptions fast_options(Precision precision) {
+/// The fast route's options: its own resolution schedule, or the one resolution the plan asks.
+FastCompositionOptions fast_options(Precision precision, const CompositionPlan& plan) {
   FastCompositionOptions o;
   o.precision = precision;
+  if (plan.fast_resolution != 0) o.resolution = o.max_resolution = plan.fast_resolution;
   return o;
 }
 
 }  // namespace
+
+bool ComposedPrivacy::fast_on_grid() const {
+  if (plan_.route != CompositionRoute::fast_convolution) return false;
+  const unsigned long k = components_.front().times;
+  const FastCompositionOptions o = fast_options(precision_, plan_);
+  return fast_exact_ ? fast_composition_on_grid(*fast_exact_, k, std::nullopt, o)
+                     : fast_composition_on_grid(*fast_certified_, k, components_.front().sampling_rate, o);
+}
 
 Interval ComposedPrivacy::delta_at_epsilon(const Interval& epsilon) const {
   return delta_at_epsilon(epsilon, NeighbourDirection::both);
@@ -522,7 +532,7 @@ Interval ComposedPrivacy::nonnegative_delta(const Interval& epsilon, NeighbourDi
     if (!epsilon.lower_is_finite() || !epsilon.upper_is_finite())
       throw Error("compose", "epsilon", epsilon.to_string(10), "must be a finite enclosure");
     const unsigned long k = components_.front().times;
-    FastCompositionOptions o = fast_options(precision_);
+    FastCompositionOptions o = fast_options(precision_, plan_);
     o.direction = direction;
     auto at = [&](const Rational& e) {
       return fast_exact_ ? fast_delta_at_epsilon(*fast_exact_, k, e, std::nullopt, o).value
@@ -597,7 +607,7 @@ Interval ComposedPrivacy::least_epsilon(const Rational& delta, NeighbourDirectio
       return subsampled_ ? subsampled_->least_epsilon(delta, direction) : certified_->least_epsilon(delta, direction);
     case CompositionRoute::fast_convolution: {
       const unsigned long k = components_.front().times;
-      FastCompositionOptions o = fast_options(precision_);
+      FastCompositionOptions o = fast_options(precision_, plan_);
       o.direction = direction;
       return fast_exact_ ? fast_epsilon_at_delta(*fast_exact_, k, delta, std::nullopt, o).value
                          : fast_epsilon_at_delta(*fast_certified_, k, delta, components_.front().sampling_rate, o).value;

@@ -143,6 +143,10 @@ struct CompositionPlan {
   /// The budget the choice was made under.
   std::uint64_t memory_budget = default_memory_budget;
   unsigned grid_resolution = 32;  ///< PlanOptions::grid_resolution
+  /// fast_convolution off a lattice: 0 for the route's own schedule (FastCompositionOptions: the
+  /// resolutions 64 … 1024 until its default width), else exactly this resolution
+  /// (CompositionQuery's refinement).
+  unsigned fast_resolution = 0;
   /// Why this route, in one line (e.g. why the exact route was skipped).
   std::string reason;
 
@@ -183,6 +187,10 @@ public:
   Interval least_epsilon(const Rational& delta) const;
   /// How the numbers were computed, one line.
   std::string method() const;
+  /// Whether this is the fast_convolution route on a grid (fast_composition_on_grid: losses on no
+  /// lattice, too many uses to compose atom by atom), whose bracket a finer
+  /// CompositionPlan::fast_resolution narrows.
+  bool fast_on_grid() const;
 
   /// δ in @p direction (divergence/direction.hpp: remove H(P‖Q), add H(Q‖P), both the max) at
   /// every ε of any sign in the finite enclosure, certified. Routes that answer only ε ≥ 0 (fast

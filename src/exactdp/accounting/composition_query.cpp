@@ -1,6 +1,7 @@
 #include "exactdp/accounting/composition_query.hpp"
 
 #include "exactdp/amplification/poisson.hpp"
+#include "exactdp/compose/fast_convolution.hpp"
 #include "exactdp/core/error.hpp"
 
 #include <algorithm>
@@ -107,6 +108,41 @@ GridBracket bracket(const Interval& value) {
   return b;
 }
 
+/// The fast convolution on a grid (ComposedPrivacy::fast_on_grid), refined from @p answer (its own
+/// schedule, which ends at FastCompositionOptions' max_resolution): finer grids, intersected (each
+/// bracket encloses the value), fourfold while the width is more than 64 times @p w and doubling
+/// after, up to options.max_grid_resolution; then the working precision ×4 up to
+/// options.max_precision at the finest grid. Refused, naming the width, the bracket reached and
+/// both limits, when neither meets @p w.
+template <class At>
+CompositionAnswer refine_fast_grid(const std::vector<CompositionComponent>& components,
+                                   const CompositionQueryOptions& options, const At& at, CompositionAnswer answer,
+                                   const Rational& w) {
+  CompositionPlan finer = answer.plan;
+  unsigned resolution = FastCompositionOptions{}.max_resolution;
+  auto evaluate = [&](Precision p) {
+    finer.fast_resolution = resolution;
+    const ComposedPrivacy law(components, finer, p);
+    answer.value = intersect(bracket(answer.value), bracket(at(law, p))).value;
+    answer.method = law.method();
+    answer.resolution = resolution;
+    answer.precision = p;
+  };
+  while (!narrow_enough(answer.value, w) && resolution < options.max_grid_resolution) {
+    const bool far = answer.value.lower_is_finite() &&
+                     answer.value.upper() - answer.value.lower() > Rational(64) * w * answer.value.upper();
+    resolution = std::min(resolution * (far ? 4u : 2u), options.max_grid_resolution);
+    evaluate(options.precision);
+  }
+  for (Precision p = options.precision * 4; !narrow_enough(answer.value, w) && p <= options.max_precision; p *= 4) evaluate(p);
+  if (narrow_enough(answer.value, w)) return answer;
+  throw Error(options.names.where, options.names.relative_width, to_string(w),
+              "the fast convolution on a grid gives " + answer.value.to_string(17) + " at resolution " +
+                  std::to_string(answer.resolution) + " (max_grid_resolution " + std::to_string(options.max_grid_resolution) +
+                  ") and " + std::to_string(answer.precision) + " bits (max_precision " + std::to_string(options.max_precision) +
+                  "): wider than this relative width");
+}
+
 }  // namespace
 
 template <class At>
@@ -117,6 +153,8 @@ CompositionAnswer CompositionQuery::refine(const At& at, const std::optional<Rat
   CompositionAnswer answer{at(first, options_.precision), plan_, first.method(), options_.precision,
                            plan_.route == CompositionRoute::grid_bracket ? plan_.grid_resolution : 0};
   if (narrow_enough(answer.value, w)) return answer;
+  if (plan_.route == CompositionRoute::fast_convolution && first.fast_on_grid())
+    return refine_fast_grid(components_, options_, at, std::move(answer), *w);
   if (plan_.route == CompositionRoute::grid_bracket) {
     // finer grids, intersected: each bracket encloses the value (amplification/poisson.hpp, intersect)
     CompositionPlan finer = plan_;

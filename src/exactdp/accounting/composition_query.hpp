@@ -8,6 +8,7 @@
 /// | route | refinement | when the width is not met |
 /// |---|---|---|
 /// | grid bracket | resolutions r, 4r, … (fourfold while far from the width asked, then doubling) up to `max_grid_resolution`, intersected (each bracket encloses the value, so their intersection does and never widens) | the intersection at the finest grid is returned: the caller sees its width |
+/// | fast convolution on a grid (ComposedPrivacy::fast_on_grid: a finite pair off any lattice, too many uses to compose atom by atom) | after the route's own resolutions (64 … 1024), resolutions 2048, … (fourfold while far, then doubling) up to `max_grid_resolution`, intersected; then the working precision ×4 up to `max_precision` at the finest grid | refused, naming the width argument, the bracket reached and both limits |
 /// | every other route with a profile | working precision p, 4p, 16p, … up to `max_precision` | refused, naming the width argument, with the route and its bracket |
 /// | Rényi only | — | refused, naming the argument that made the profile unavailable |
 ///
@@ -95,7 +96,9 @@ struct CompositionAnswer {
   CompositionPlan plan;      ///< the route and why
   std::string method;        ///< ComposedPrivacy::method() of the last law evaluated
   Precision precision = 0;   ///< the working precision of the answer
-  unsigned resolution = 0;   ///< grid bracket: the finest resolution intersected (0 on other routes)
+  /// grid bracket, and the fast convolution once refined past its own schedule: the finest
+  /// resolution intersected (0 otherwise)
+  unsigned resolution = 0;
 };
 
 /// A composition planned once and asked any number of questions. The law at the first precision

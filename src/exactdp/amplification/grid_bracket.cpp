@@ -5,6 +5,7 @@
 
 #include "exactdp/core/error.hpp"
 #include "exactdp/compose/fast_convolution.hpp"
+#include "exactdp/compose/grid_merge.hpp"
 #include "exactdp/numeric/certified_convolution.hpp"
 #include "exactdp/numeric/directed_rounding.hpp"
 
@@ -64,29 +65,12 @@ double deviation(const GridLaw& a) {
   return std::sqrt(s2 / w);
 }
 
-/// Bounds of the constants of one grid step h.
-struct StepBounds {
-  double exp_lo = 1, exp_hi = 1;  ///< e^h
-  double exp_neg_hi = 1;          ///< e^−h
-  double split_low_hi = 0;        ///< 1/(1 + e^h): share of a midpoint atom moved to the lower point
-  double split_high_hi = 0;       ///< e^h/(1 + e^h): share moved to the upper point
-};
+/// The constants of one grid step are the compose layer's (compose/grid_merge.hpp).
+using StepBounds = GridStepBounds;
+StepBounds step_bounds(const Rational& h) { return grid_step_bounds(h); }
 
 using directed::lower_double;
 using directed::upper_double;
-
-StepBounds step_bounds(const Rational& h) {
-  const Precision p = 128;
-  const Interval e = exp(Interval(h, p));
-  const Interval one(Rational(1), p);
-  StepBounds b;
-  b.exp_lo = lower_double(e);
-  b.exp_hi = upper_double(e);
-  b.exp_neg_hi = upper_double(one / e);
-  b.split_low_hi = upper_double(one / (one + e));
-  b.split_high_hi = upper_double(e / (one + e));
-  return b;
-}
 
 /// Tails and composition are the compose layer's (truncate_tails, convolve); these keep the step.
 void truncate(GridLaw& a, double tail) { truncate_tails(a, tail); }
@@ -98,150 +82,16 @@ GridLaw convolve(const GridLaw& a, const GridLaw& b, double tail) {
   return c;
 }
 
-// ---- merging onto a grid (lower laws) ----------------------------------------------------------
+// ---- merging onto a grid (lower laws): the compose layer's (compose/grid_merge.hpp) -------------
 
-/// An atom waiting to be merged onto the grid H·ℤ: P-mass p (a lower bound), loss in
-/// [low·H, high·H] (exactly high·H when on_grid, then low = high), and q̂, an upper bound of its
-/// Q-mass times e^{high·H} (so p <= q̂ up to rounding).
-struct Atom {
-  long low = 0, high = 0;
-  double p = 0;
-  double qhat = 0;
-  bool on_grid = false;
-};
+using Atom = GridMergeAtom;
 
-/// Merges atoms onto the grid H·ℤ (fact 3), sweeping upward (atoms in increasing order of loss)
-/// or downward (decreasing order). Upward: a carry collects atoms whose loss may lie below its
-/// target tH = the carry's first atom's `high`, then the fraction of the next atom that brings the
-/// merged loss up to tH; the rest of that atom starts the next carry. Downward: symmetric, the
-/// target is the first atom's `low` and later atoms pull the merged loss down to it. Each merged
-/// atom is stored with a lower bound of its mass at the largest grid point certified not to exceed
-/// its loss (fact 1); the fraction is chosen a little inside so that the target is certified.
-/// The carry left at the end of the sweep is rounded down whole: sweeping away from the heavier
-/// end of the law leaves it where the mass is small.
-GridLaw merge_onto_grid(const std::vector<Atom>& atoms, const Rational& H, double inf, bool downward) {
+/// A lower law merged onto the grid H·ℤ with its step (merge_onto_grid of compose/grid_merge.hpp).
+GridLaw with_step(GridLossLaw law, const Rational& H) {
   GridLaw out;
-  out.side = BoundSide::lower;
+  static_cast<GridLossLaw&>(out) = std::move(law);
   out.step = H;
-  out.infinite_mass = inf;
-  if (atoms.empty()) {
-    out.masses.assign(1, 0.0);
-    return out;
-  }
-  const StepBounds sb = step_bounds(H);
-  constexpr long below = 2 * kBlock + 2;  // room for merged atoms certified only some points lower
-  long first = atoms.front().low, last = atoms.front().high;
-  for (const Atom& a : atoms) {
-    first = std::min(first, a.low);
-    last = std::max(last, a.high);
-  }
-  out.offset = first - below;
-  out.masses.assign(static_cast<std::size_t>(last - out.offset + 1), 0.0);
-  auto emit_at = [&](long t, double p) {
-    if (t < out.offset || p <= 0) return;  // dropped: only lowers a lower law
-    double& slot = out.masses[static_cast<std::size_t>(t - out.offset)];
-    slot = sum_down(slot, p);
-  };
-  // (cp, cq) in the frame of t (cq bounds the Q-mass times e^{tH}): stored at the largest t − d,
-  // d < below, with cp/cq >= e^{−dH} certified
-  auto emit = [&](long t, double cp, double cq) {
-    double threshold = cq;
-    for (long d = 0; d < below; ++d) {
-      if (cp >= threshold) return emit_at(t - d, cp);
-      threshold = prod_up(threshold, sb.exp_neg_hi);
-    }
-  };
-  // q̂ of an atom moved from frame `from` to frame `to`: times e^{(to − from)H}, an upper bound
-  auto reframe = [&](double qhat, long from, long to) {
-    for (long f = from; f < to; ++f) qhat = prod_up(qhat, sb.exp_hi);
-    for (long f = to; f < from; ++f) qhat = prod_up(qhat, sb.exp_neg_hi);
-    return qhat;
-  };
-  constexpr long reach = 4 * kBlock;  // a carry merges with atoms at most this many frames away
-  bool carrying = false;
-  long t = 0;
-  double cp = 0, cq = 0;
-  auto start = [&](const Atom& a) {
-    if (a.p <= 0) return;
-    if (a.on_grid) return emit_at(a.high, a.p);
-    carrying = true;
-    t = downward ? a.low : a.high;
-    cp = a.p;
-    cq = reframe(a.qhat, a.high, t);
-  };
-  auto step = [&](const Atom& a) {
-    if (a.p <= 0) return;
-    if (carrying && (downward ? a.high < t - reach : a.low > t + reach)) {
-      emit(t, cp, cq);
-      carrying = false;
-    }
-    if (!carrying) return start(a);
-    if (a.on_grid && a.high == t) return emit_at(t, a.p);  // already on the target: keep it there
-    const double q = reframe(a.qhat, a.high, t);           // in the frame of t
-    // upward: the carry is below its target (cp < cq) and the atom may help if above it (p > q);
-    // downward: the carry is above (cp > cq) and the atom may help if below (p < q)
-    const bool carry_short = downward ? cp > cq : cq > cp;
-    const bool atom_helps = downward ? a.p < q : a.p > q;
-    if (!carry_short) {
-      emit(t, cp, cq);
-      carrying = false;
-      return start(a);
-    }
-    if (!atom_helps) {
-      cp = sum_down(cp, a.p);
-      cq = sum_up(cq, q);
-      return;
-    }
-    double beta = downward ? (cp - cq) / (q - a.p) : (cq - cp) / (a.p - q);  // brings the ratio to 1
-    if (!(beta < 1)) {
-      cp = sum_down(cp, a.p);
-      cq = sum_up(cq, q);
-      return;
-    }
-    beta = downward ? std::max(0.0, beta * (1 - 0x1p-30) - 0x1p-60) : std::min(1.0, beta * (1 + 0x1p-30) + 0x1p-60);
-    emit(t, sum_down(cp, prod_down(beta, a.p)), sum_up(cq, prod_up(beta, q)));
-    carrying = false;
-    Atom rest = a;
-    rest.p = prod_down(a.p, next_down(1.0 - beta));
-    rest.qhat = prod_up(a.qhat, next_up(1.0 - beta));
-    start(rest);
-  };
-  if (downward)
-    for (auto it = atoms.rbegin(); it != atoms.rend(); ++it) step(*it);
-  else
-    for (const Atom& a : atoms) step(a);
-  if (carrying) emit(t, cp, cq);
   return out;
-}
-
-/// Whether a lower law's merge should sweep downward: when its top end is heavier than its bottom.
-bool heavier_top(const std::vector<Atom>& atoms) {
-  double bottom = 0, top = 0;
-  const std::size_t n = std::min<std::size_t>(4, atoms.size() / 2);
-  for (std::size_t i = 0; i < n; ++i) {
-    bottom += atoms[i].p;
-    top += atoms[atoms.size() - 1 - i].p;
-  }
-  return top > bottom;
-}
-
-/// Of two lower laws on the same grid (both valid: any merge order is), the one with the larger
-/// Σ_j m_j (1 − e^{−jh})⁺, i.e. H_1 of its finite part — a heuristic in binary64 that only chooses.
-/// The one-use merge is done in both sweep directions and the better kept: an upward sweep fails to
-/// reach its targets in a steeply falling upper tail (the carry is rounded down by up to a bin,
-/// exactly where ε(δ) is decided for few uses), a downward sweep can fail the same way at the
-/// bottom; which matters depends on the law and the step (measured in bench/README.md).
-const GridLaw& better_lower(const GridLaw& a, const GridLaw& b) {
-  auto score = [](const GridLaw& x) {
-    const double h = step_double(x);
-    double s = 0;
-    for (std::size_t i = 0; i < x.masses.size(); ++i) {
-      const long j = x.offset + static_cast<long>(i);
-      if (j > 0) s += x.masses[i] * -std::expm1(-static_cast<double>(j) * h);
-    }
-    return s;
-  };
-  return score(b) > score(a) ? b : a;
 }
 
 /// The same law on the grid of twice the step: a point between two coarse points is split
@@ -285,7 +135,7 @@ GridLaw coarsen(const GridLaw& a) {
     if (at % 2 == 0) atoms.push_back({j, j, x, x, true});
     else atoms.push_back({j, j + 1, x, prod_up(x, sb.exp_hi), false});  // loss = (j + 1)·2h − h
   }
-  GridLaw c = merge_onto_grid(atoms, a.step * 2, a.infinite_mass, heavier_top(atoms));
+  GridLaw c = with_step(merge_onto_grid(atoms, a.step * 2, a.infinite_mass, heavier_top(atoms)), a.step * 2);
   truncate(c, 0.0);
   return c;
 }
@@ -509,7 +359,7 @@ std::pair<GridLaw, GridLaw> discretise(const LossLaw& law, const Rational& h, do
   const Interval above = first.rest();
   U.infinite_mass = upper_double(above);
   atoms.push_back({hi, hi, lower_double(above), lower_double(above), true});  // above hi·h, rounded down
-  GridLaw L = better_lower(merge_onto_grid(atoms, h, 0.0, false), merge_onto_grid(atoms, h, 0.0, true));
+  GridLaw L = with_step(merged_lower_law(atoms, h, 0.0), h);
   truncate(U, tail);
   truncate(L, tail);
   return {U, L};

@@ -2,6 +2,8 @@
 // grid, powers by certified repeated squaring, evaluations in directed-rounded binary64.
 #include "exactdp/compose/fast_convolution.hpp"
 
+#include "exactdp/compose/grid_merge.hpp"
+
 #include "exactdp/core/error.hpp"
 #include "exactdp/divergence/functionals.hpp"
 #include "exactdp/numeric/directed_rounding.hpp"
@@ -12,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <string>
 
 namespace exactdp {
@@ -224,7 +227,15 @@ struct Prepared {
   Interval step;
   bool lattice = false;
   unsigned resolution = 0;
+  std::optional<Rational> dyadic;  // the step when the losses are off a lattice
   GridLossLaw laws[4];  // remove upper, remove lower, add upper, add lower
+};
+
+/// A block of a composition: the exact law of some uses (one, or several composed atom by atom),
+/// used `times` times.
+struct Block {
+  Direction remove, add;
+  unsigned long times = 1;
 };
 
 void check_common(unsigned long k, const FastCompositionOptions& o) {
@@ -236,8 +247,14 @@ void check_common(unsigned long k, const FastCompositionOptions& o) {
     throw Error("fast composition", "relative_width", to_string(o.relative_width), "must be positive");
 }
 
-/// The upper and lower one-use laws of a direction on the grid of step @p step.
-std::pair<GridLossLaw, GridLossLaw> discretise(const Direction& d, const Interval& step, std::size_t max_points) {
+/// The upper and lower one-use laws of a direction on the grid of step @p step (the rational
+/// @p dyadic when the losses are off the grid, else a lattice step). Upper: each off-grid atom
+/// split between the grid points around it with its P- and Q-masses kept. Lower: on a lattice the
+/// masses rounded down; off it, the atoms merged onto the grid (compose/grid_merge.hpp, a
+/// post-processing: second order in the step where the atoms are dense, where a loss rounded down
+/// would err by up to a step per use).
+std::pair<GridLossLaw, GridLossLaw> discretise(const Direction& d, const Interval& step, std::size_t max_points,
+                                               const std::optional<Rational>& dyadic, double tail) {
   long lo = std::numeric_limits<long>::max(), hi = std::numeric_limits<long>::min();
   struct Placed {
     long a, b;  // grid indices around the loss (a = b: on the grid)
@@ -247,25 +264,46 @@ std::pair<GridLossLaw, GridLossLaw> discretise(const Direction& d, const Interva
   GridLossLaw U, L;
   U.side = BoundSide::upper;
   L.side = BoundSide::lower;
+  // Tails of P-mass at most `tail` at each end are moved before the law is laid out, as
+  // truncate_tails would move them after: the top to +∞ (upper law), the bottom up onto the lowest
+  // kept atom (upper law; a loss raised), both dropped from the lower law. A block of many uses
+  // then spans its bulk, not k0 times the one-use span.
+  std::vector<const LossPoint*> finite;
+  for (const LossPoint& x : d.points)
+    if (!x.infinite) finite.push_back(&x);
+  std::sort(finite.begin(), finite.end(), [](const LossPoint* u, const LossPoint* v) {
+    return mpfr_cmp(&u->loss.get()->left, &v->loss.get()->left) < 0;
+  });
+  std::size_t first = 0, last = finite.size();
+  double bottom_mass = 0, top_mass = 0;
+  while (first + 1 < last && sum_up(bottom_mass, upper_double(finite[first]->p)) <= tail)
+    bottom_mass = sum_up(bottom_mass, upper_double(finite[first++]->p));
+  while (last > first + 1 && sum_up(top_mass, upper_double(finite[last - 1]->p)) <= tail)
+    top_mass = sum_up(top_mass, upper_double(finite[--last]->p));
+  U.infinite_mass = top_mass;
   for (const LossPoint& x : d.points) {
     if (x.infinite) {
       U.infinite_mass = sum_up(U.infinite_mass, upper_double(x.p));
       L.infinite_mass = sum_down(L.infinite_mass, lower_double(x.p));
-      continue;
     }
-    long a, b;
-    if (x.index) {
-      a = b = *x.index;
-    } else {
-      a = floor_of(x.loss.lower() / step.upper());
-      if (sgn(x.loss.lower()) < 0) a = floor_of(x.loss.lower() / step.lower());
-      b = ceil_of(x.loss.upper() / (sgn(x.loss.upper()) < 0 ? step.upper() : step.lower()));
-      if (b < a) b = a;
-    }
+  }
+  // the grid indices a ≤ b with a·h ≤ ℓ ≤ b·h (a = b on a lattice)
+  auto around = [&](const LossPoint& x) -> std::pair<long, long> {
+    if (x.index) return {*x.index, *x.index};
+    long a = floor_of(x.loss.lower() / step.upper());
+    if (sgn(x.loss.lower()) < 0) a = floor_of(x.loss.lower() / step.lower());
+    const long b = ceil_of(x.loss.upper() / (sgn(x.loss.upper()) < 0 ? step.upper() : step.lower()));
+    return {a, std::max(a, b)};
+  };
+  for (std::size_t i = first; i < last; ++i) {
+    const auto [a, b] = around(*finite[i]);
     lo = std::min(lo, a);
     hi = std::max(hi, b);
-    placed.push_back({a, b, &x});
+    placed.push_back({a, b, finite[i]});
   }
+  long bottom_at = lo;  // at or above every moved bottom atom's loss
+  for (std::size_t i = 0; i < first; ++i) bottom_at = std::max(bottom_at, around(*finite[i]).second);
+  hi = std::max(hi, bottom_at);
   if (placed.empty()) {
     U.masses.assign(1, 0.0);
     L.masses.assign(1, 0.0);
@@ -278,26 +316,51 @@ std::pair<GridLossLaw, GridLossLaw> discretise(const Direction& d, const Interva
   U.offset = L.offset = lo;
   U.masses.assign(n, 0.0);
   L.masses.assign(n, 0.0);
+  U.masses[static_cast<std::size_t>(bottom_at - lo)] = bottom_mass;  // the bottom tail, its losses raised
   const Precision prec = std::max<Precision>(step.precision(), 128);
   const Interval one(1L, prec);
+  std::vector<GridMergeAtom> atoms;
+  if (dyadic) atoms.reserve(placed.size());
+  // e^{wh} and 1 − e^{−wh} by the width w of the gap around an atom (almost always 1)
+  std::map<long, std::pair<Interval, Interval>> widths;
+  auto width = [&](long w) -> const std::pair<Interval, Interval>& {
+    auto it = widths.find(w);
+    if (it == widths.end()) {
+      const Interval wh = Interval(w, prec) * step;
+      it = widths.emplace(w, std::pair{exp(wh), one - exp(-wh)}).first;
+    }
+    return it->second;
+  };
   for (const Placed& x : placed) {
     double& u_a = U.masses[static_cast<std::size_t>(x.a - lo)];
     double& u_b = U.masses[static_cast<std::size_t>(x.b - lo)];
     double& l_a = L.masses[static_cast<std::size_t>(x.a - lo)];
     const Interval& p = x.point->p;
-    l_a = sum_down(l_a, lower_double(p));  // lower: the loss rounded down onto the grid (mass kept)
+    l_a = sum_down(l_a, lower_double(p));  // the loss rounded down onto the grid (mass kept; exact on a lattice)
     if (x.a == x.b) {
       u_a = sum_up(u_a, upper_double(p));
+      if (dyadic) atoms.push_back({x.a, x.a, lower_double(p), lower_double(p), true});
       continue;
     }
     // upper: split p between a·h and b·h keeping the P- and Q-masses: β at b·h with
     // β = p(1 − e^{ah − ℓ})/(1 − e^{−(b − a)h}), α = p − β at a·h
-    const Interval ah = Interval(x.a, prec) * step;
-    const Interval frac = (one - exp(ah - x.point->loss)) / (one - exp(-(Interval(x.b - x.a, prec) * step)));
-    const Interval beta = p * frac, alpha = p - beta;
+    const Interval below = exp(Interval(x.a, prec) * step - x.point->loss);  // e^{ah − ℓ}
+    const auto& [up, down] = width(x.b - x.a);
+    const Interval beta = p * ((one - below) / down), alpha = p - beta;
     const double p_hi = upper_double(p);
     u_a = sum_up(u_a, std::min(p_hi, upper_double(alpha)));
     u_b = sum_up(u_b, std::min(p_hi, upper_double(beta)));
+    // lower: an atom with loss in (ah, bh] and Q-mass·e^{bh} = p·e^{bh − ℓ}, to be merged
+    if (dyadic) atoms.push_back({x.a, x.b, lower_double(p), upper_double(p * below * up), false});
+  }
+  if (dyadic) {
+    std::stable_sort(atoms.begin(), atoms.end(), [](const GridMergeAtom& u, const GridMergeAtom& v) {
+      return u.low != v.low ? u.low < v.low : u.high < v.high;
+    });
+    // atoms far apart on a fine grid (farther than a carry reaches, or pulled together by fractions of
+    // distant atoms) can merge worse than their losses rounded down: keep the better of the two
+    GridLossLaw merged = merged_lower_law(atoms, *dyadic, L.infinite_mass);
+    if (&better_lower(L, merged, *dyadic) == &merged) L = std::move(merged);
   }
   return {U, L};
 }
@@ -328,12 +391,16 @@ Direction direction_of(const PrivacyLoss& loss, const std::optional<PrivacyLoss:
   return d;
 }
 
-/// A step for non-lattice losses: the largest 2^−m ≤ (largest finite |loss|)/resolution.
-Rational dyadic_step(const std::vector<const Direction*>& dirs, unsigned resolution) {
+/// A step for non-lattice losses: the largest 2^−m ≤ L/resolution, L the largest finite |loss| of
+/// an atom with P-mass above @p tail. Lighter atoms are gridded too, but the first truncation of
+/// the tails moves them (at most @p tail at each end): spending the resolution on their losses
+/// left a truncated discrete Gaussian under subsampling (losses up to ~13, its mass within ~2)
+/// a few points across its bulk. Only the grid depends on this choice, not the soundness.
+Rational dyadic_step(const std::vector<const Direction*>& dirs, unsigned resolution, double tail) {
   Rational L(0);
   for (const Direction* d : dirs)
     for (const LossPoint& x : d->points)
-      if (!x.infinite) {
+      if (!x.infinite && upper_double(x.p) > tail) {
         const Rational hi = abs(x.loss.upper()), lo = abs(x.loss.lower());
         L = std::max(L, std::max(hi, lo));
       }
@@ -347,15 +414,18 @@ Rational dyadic_step(const std::vector<const Direction*>& dirs, unsigned resolut
 Prepared prepare(const Direction& remove, const Direction& add, const std::optional<Interval>& lattice_step,
                  unsigned resolution, const FastCompositionOptions& o) {
   Prepared out;
+  std::optional<Rational>& dyadic = out.dyadic;
   if (lattice_step) {
     out.step = *lattice_step;
     out.lattice = true;
   } else {
-    out.step = Interval(dyadic_step({&remove, &add}, resolution), o.precision);
+    dyadic = dyadic_step({&remove, &add}, resolution, mpq_get_d(o.tail.get_mpq_t()));
+    out.step = Interval(*dyadic, o.precision);
     out.resolution = resolution;
   }
-  auto r = discretise(remove, out.step, o.max_points);
-  auto a = discretise(add, out.step, o.max_points);
+  const double tail = mpq_get_d(o.tail.get_mpq_t());
+  auto r = discretise(remove, out.step, o.max_points, dyadic, tail);
+  auto a = discretise(add, out.step, o.max_points, dyadic, tail);
   out.laws[0] = std::move(r.first);
   out.laws[1] = std::move(r.second);
   out.laws[2] = std::move(a.first);
@@ -391,6 +461,34 @@ Composed compose_all(Prepared p, unsigned long k, const FastCompositionOptions& 
     c.points = std::max(c.points, c.laws[i].masses.size());
   }
   c.prepared = std::move(p);
+  return c;
+}
+
+/// The composition of @p blocks on the grid of @p grid (each block's laws discretised on that grid,
+/// composed its number of times, and the blocks convolved): laws of a block of uses composed atom
+/// by atom are dense where a one-use law of isolated atoms is not, so their merge onto the grid
+/// (the lower law) is second order in the step.
+Composed compose_blocks(Prepared grid, const std::vector<Block>& blocks, const FastCompositionOptions& o) {
+  const double tail = mpq_get_d(o.tail.get_mpq_t());
+  Composed c;
+  bool first = true;
+  for (const Block& b : blocks) {
+    Prepared laws;
+    laws.step = grid.step;
+    auto r = discretise(b.remove, grid.step, o.max_points, grid.dyadic, tail);
+    auto a = discretise(b.add, grid.step, o.max_points, grid.dyadic, tail);
+    laws.laws[0] = std::move(r.first);
+    laws.laws[1] = std::move(r.second);
+    laws.laws[2] = std::move(a.first);
+    laws.laws[3] = std::move(a.second);
+    Composed part = compose_all(std::move(laws), b.times, o);
+    for (int i = 0; i < 4; ++i) {
+      c.laws[i] = first ? std::move(part.laws[i]) : convolve(c.laws[i], part.laws[i], tail, o.convolution);
+      c.points = std::max(c.points, c.laws[i].masses.size());
+    }
+    first = false;
+  }
+  c.prepared = std::move(grid);
   return c;
 }
 
@@ -434,14 +532,18 @@ bool narrow_enough(const Interval& v, const Rational& relative_width) {
   return v.upper() - v.lower() <= relative_width * v.upper();
 }
 
-/// Runs @p evaluate on the composed laws at increasing resolutions (once for a lattice).
+/// Runs @p evaluate on the composed laws at increasing resolutions (once for a lattice): the k-fold
+/// power of the one-use laws, or, with @p blocks, their composition (compose_blocks) on the grid the
+/// one-use losses choose.
 template <class Evaluate>
 FastBracket refine(const Direction& remove, const Direction& add, const std::optional<Interval>& lattice_step,
-                   unsigned long k, const FastCompositionOptions& o, Evaluate evaluate) {
+                   unsigned long k, const FastCompositionOptions& o, Evaluate evaluate, const std::vector<Block>& blocks = {}) {
   check_common(k, o);
   std::optional<Interval> seen;  // the intersection of the brackets so far: each contains the truth
   for (unsigned res = o.resolution;; res *= 2) {
-    FastBracket b = evaluate(compose_all(prepare(remove, add, lattice_step, res, o), k, o));
+    Prepared grid = prepare(remove, add, lattice_step, res, o);
+    FastBracket b = evaluate(blocks.empty() || lattice_step ? compose_all(std::move(grid), k, o)
+                                                            : compose_blocks(std::move(grid), blocks, o));
     if (seen) b.value = intersect_brackets(*seen, b.value, o.precision);
     seen = b.value;
     if (lattice_step || narrow_enough(b.value, o.relative_width) || res > o.max_resolution / 2) return b;
@@ -747,6 +849,53 @@ FastBracket enumerated_bracket(const Enumerated& e, Interval value, Precision pr
   return b;
 }
 
+/// The exact law of a block composed atom by atom, as the two directions of its loss: remove
+/// (P-mass A at loss ℓ, A-only mass at +∞), add (B at −ℓ, B-only mass at +∞).
+Block block_of(const Enumerated& e, unsigned long times) {
+  Block b;
+  b.times = times;
+  b.remove.points.reserve(e.a.size() + 1);
+  b.add.points.reserve(e.a.size() + 1);
+  for (std::size_t i = 0; i < e.a.size(); ++i) {
+    LossPoint r;
+    r.p = e.a[i];
+    r.loss = e.loss[i];
+    b.remove.points.push_back(std::move(r));
+    LossPoint a;
+    a.p = e.b[i];
+    a.loss = -e.loss[i];
+    b.add.points.push_back(std::move(a));
+  }
+  auto catastrophic = [](Direction& d, const Interval& mass) {
+    if (is_exact_zero(mass)) return;
+    LossPoint x;
+    x.infinite = true;
+    x.p = mass;
+    d.points.push_back(std::move(x));
+  };
+  catastrophic(b.remove, e.remove_catastrophic);
+  catastrophic(b.add, e.add_catastrophic);
+  return b;
+}
+
+/// The blocks of a k-fold composition of @p f too long to compose atom by atom: k0 uses composed
+/// atom by atom (the largest k0 < k whose count vectors number at most
+/// FastCompositionOptions::max_block_atoms), used ⌊k/k0⌋ times, and the k mod k0 uses left, once.
+/// Empty when k0 would be 1 (the one-use laws are the blocks).
+std::vector<Block> composition_blocks(const FinitePair& f, unsigned long k, const FastCompositionOptions& o) {
+  const std::size_t m = f.atoms.size();
+  if (o.max_block_atoms == 0 || m < 2) return {};
+  unsigned long k0 = 1;
+  while (k0 + 1 < k && count_vectors(m, k0 + 1, o.max_block_atoms) != 0) ++k0;
+  if (k0 < 2) return {};
+  FastCompositionOptions block = o;
+  block.max_enumerated_atoms = o.max_block_atoms;
+  std::vector<Block> blocks;
+  blocks.push_back(block_of(*enumerate(f, k0, block), k / k0));
+  if (k % k0 != 0) blocks.push_back(block_of(*enumerate(f, k % k0, block), 1));
+  return blocks;
+}
+
 FastBracket enumerated_delta(const Enumerated& e, const Rational& epsilon, const FastCompositionOptions& o) {
   const Interval lambda = exp(Interval(epsilon, o.precision));
   const bool remove = o.direction != NeighbourDirection::add, add = o.direction != NeighbourDirection::remove;
@@ -774,19 +923,45 @@ FastBracket enumerated_epsilon(const Enumerated& e, const Rational& delta, const
 
 }  // namespace
 
+namespace {
+
+/// fast_composition_on_grid for either kind of loss.
+template <class Loss>
+bool on_grid(const Loss& loss, unsigned long k, const std::optional<Rational>& sampling_rate, const FastCompositionOptions& options) {
+  std::optional<Interval> lattice_step;
+  directions(loss, sampling_rate, lattice_step, options.precision);
+  if (lattice_step) return false;
+  const FinitePair f = finite_pair(loss, sampling_rate, options.precision);
+  return options.max_enumerated_atoms == 0 || count_vectors(f.atoms.size(), k, options.max_enumerated_atoms) == 0;
+}
+
+}  // namespace
+
+bool fast_composition_on_grid(const PrivacyLoss& loss, unsigned long k, const std::optional<Rational>& sampling_rate,
+                              const FastCompositionOptions& options) {
+  return on_grid(loss, k, sampling_rate, options);
+}
+
+bool fast_composition_on_grid(const CertifiedLoss& loss, unsigned long k, const std::optional<Rational>& sampling_rate,
+                              const FastCompositionOptions& options) {
+  return on_grid(loss, k, sampling_rate, options);
+}
+
 FastBracket fast_delta_at_epsilon(const PrivacyLoss& loss, unsigned long k, const Rational& epsilon,
                                   const std::optional<Rational>& sampling_rate, const FastCompositionOptions& options) {
   if (sgn(epsilon) < 0) throw Error("fast composition", "epsilon", to_string(epsilon), "must be non-negative");
   std::optional<Interval> lattice_step;
   const auto [remove, add] = directions(loss, sampling_rate, lattice_step, options.precision);
+  std::vector<Block> blocks;
   if (!lattice_step) {
     check_common(k, options);
-    if (auto e = enumerate(finite_pair(loss, sampling_rate, options.precision), k, options))
-      return enumerated_delta(*e, epsilon, options);
+    const FinitePair f = finite_pair(loss, sampling_rate, options.precision);
+    if (auto e = enumerate(f, k, options)) return enumerated_delta(*e, epsilon, options);
+    blocks = composition_blocks(f, k, options);
   }
   return refine(remove, add, lattice_step, k, options, [&](const Composed& c) {
     return delta_bracket(c, epsilon, options.precision, options.direction);
-  });
+  }, blocks);
 }
 
 FastBracket fast_epsilon_at_delta(const PrivacyLoss& loss, unsigned long k, const Rational& delta,
@@ -794,14 +969,16 @@ FastBracket fast_epsilon_at_delta(const PrivacyLoss& loss, unsigned long k, cons
   if (sgn(delta) <= 0 || delta > 1) throw Error("fast composition", "delta", to_string(delta), "must lie in (0, 1]");
   std::optional<Interval> lattice_step;
   const auto [remove, add] = directions(loss, sampling_rate, lattice_step, options.precision);
+  std::vector<Block> blocks;
   if (!lattice_step) {
     check_common(k, options);
-    if (auto e = enumerate(finite_pair(loss, sampling_rate, options.precision), k, options))
-      return enumerated_epsilon(*e, delta, options);
+    const FinitePair f = finite_pair(loss, sampling_rate, options.precision);
+    if (auto e = enumerate(f, k, options)) return enumerated_epsilon(*e, delta, options);
+    blocks = composition_blocks(f, k, options);
   }
   return refine(remove, add, lattice_step, k, options, [&](const Composed& c) {
     return epsilon_bracket(c, delta, options.precision, options.direction);
-  });
+  }, blocks);
 }
 
 FastBracket fast_delta_at_epsilon(const CertifiedLoss& loss, unsigned long k, const Rational& epsilon,
@@ -819,14 +996,16 @@ FastBracket fast_delta_at_epsilon(const CertifiedLoss& loss, unsigned long k, co
   if (sgn(epsilon) < 0) throw Error("fast composition", "epsilon", to_string(epsilon), "must be non-negative");
   std::optional<Interval> lattice_step;
   const auto [remove, add] = directions(loss, sampling_rate, lattice_step, options.precision);
+  std::vector<Block> blocks;
   if (!lattice_step) {
     check_common(k, options);
-    if (auto e = enumerate(finite_pair(loss, sampling_rate, options.precision), k, options))
-      return enumerated_delta(*e, epsilon, options);
+    const FinitePair f = finite_pair(loss, sampling_rate, options.precision);
+    if (auto e = enumerate(f, k, options)) return enumerated_delta(*e, epsilon, options);
+    blocks = composition_blocks(f, k, options);
   }
   return refine(remove, add, lattice_step, k, options, [&](const Composed& c) {
     return delta_bracket(c, epsilon, options.precision, options.direction);
-  });
+  }, blocks);
 }
 
 FastBracket fast_epsilon_at_delta(const CertifiedLoss& loss, unsigned long k, const Rational& delta,
@@ -834,14 +1013,16 @@ FastBracket fast_epsilon_at_delta(const CertifiedLoss& loss, unsigned long k, co
   if (sgn(delta) <= 0 || delta > 1) throw Error("fast composition", "delta", to_string(delta), "must lie in (0, 1]");
   std::optional<Interval> lattice_step;
   const auto [remove, add] = directions(loss, sampling_rate, lattice_step, options.precision);
+  std::vector<Block> blocks;
   if (!lattice_step) {
     check_common(k, options);
-    if (auto e = enumerate(finite_pair(loss, sampling_rate, options.precision), k, options))
-      return enumerated_epsilon(*e, delta, options);
+    const FinitePair f = finite_pair(loss, sampling_rate, options.precision);
+    if (auto e = enumerate(f, k, options)) return enumerated_epsilon(*e, delta, options);
+    blocks = composition_blocks(f, k, options);
   }
   return refine(remove, add, lattice_step, k, options, [&](const Composed& c) {
     return epsilon_bracket(c, delta, options.precision, options.direction);
-  });
+  }, blocks);
 }
 
 }  // namespace exactdp

@@ -22,12 +22,16 @@
 /// PrivacyProfile::delta and PrivacyProfile::least_epsilon define them.
 ///
 /// A finite pair whose losses are on no lattice (a Poisson-subsampled pair, ratios c·e^s with
-/// several coefficients) has no grid that holds its losses, and the lower law above rounds each
-/// loss down by up to a step: an error of order k·h, the whole width of the bracket. Such a pair is
-/// composed atom by atom instead when its k-fold composition is small enough
-/// (FastCompositionOptions::max_enumerated_atoms): every count vector of the multinomial with its
-/// masses and its loss enclosed in interval arithmetic, δ(ε) summed and the least ε scanned over
-/// suffixes with no grid at all (FastBracket::enumerated; docs/composition.md).
+/// several coefficients) has no grid that holds its losses. Such a pair is composed atom by atom
+/// when its k-fold composition is small enough (FastCompositionOptions::max_enumerated_atoms):
+/// every count vector of the multinomial with its masses and its loss enclosed in interval
+/// arithmetic, δ(ε) summed and the least ε scanned over suffixes with no grid at all
+/// (FastBracket::enumerated; docs/composition.md). Otherwise it is gridded, and its lower law
+/// merges atoms onto the grid (compose/grid_merge.hpp: a post-processing, second order in the step
+/// where the atoms are dense) rather than rounding each loss down (first order, an error of order
+/// k·h); to make the atoms dense, a block of k0 uses is composed atom by atom before it is gridded
+/// (FastCompositionOptions::max_block_atoms). Isolated atoms (the far tail of a block) still cost
+/// first order: an isolated off-grid atom has nothing to merge with.
 ///
 /// Evaluation on a grid law is linear in its length and runs in binary64 with directed rounding
 /// (numeric/directed_rounding.hpp), anchored by MPFI enclosures of e^{−jh}; its relative error is
@@ -99,9 +103,10 @@ Interval least_epsilon_bracket(const std::array<std::optional<Rational>, 2>& low
 
 /// Options of the fast composition.
 struct FastCompositionOptions {
-  /// For losses that are not on a lattice: the grid step is the largest 2^−m at most
-  /// (largest finite |loss|)/resolution; doubled until the brackets are narrow enough (see
-  /// relative_width) or max_resolution is passed. Ignored for lattice losses (their grid is exact).
+  /// For losses that are not on a lattice: the grid step is the largest 2^−m at most L/resolution,
+  /// L the largest finite |loss| of a one-use atom with P-mass above `tail` (lighter ones are moved
+  /// by the first truncation); doubled until the brackets are narrow enough (see relative_width)
+  /// or max_resolution is passed. Ignored for lattice losses (their grid is exact).
   unsigned resolution = 64;
   unsigned max_resolution = 1024;
   /// The bracket's target width relative to its upper end (δ or ε) — reached or the last
@@ -121,6 +126,13 @@ struct FastCompositionOptions {
   /// grid. 0: always the grid. Memory: three MPFI enclosures per atom (about 0.45 KB at the
   /// default precision), so the default 2^19 holds at most about 240 MB.
   std::size_t max_enumerated_atoms = std::size_t(1) << 19;
+  /// Above max_enumerated_atoms, the grid composes blocks: k0 uses composed atom by atom (the
+  /// largest k0 < k with at most this many count vectors), discretised onto the grid and used
+  /// ⌊k/k0⌋ times, then the k mod k0 uses left. The block's atoms are dense where one use's few
+  /// atoms are isolated, so merging them onto the grid (the lower law) errs to second order in the
+  /// step where a one-use law of isolated atoms can only round each loss down (first order).
+  /// 0 or a k0 of 1: the one-use laws. Memory as max_enumerated_atoms.
+  std::size_t max_block_atoms = std::size_t(1) << 16;
   /// Which divergence of the pair is bracketed (divergence/direction.hpp): remove H(P‖Q), add
   /// H(Q‖P), or both (their maximum, the default).
   NeighbourDirection direction = NeighbourDirection::both;
@@ -137,6 +149,18 @@ struct FastBracket {
   /// `points` the number of composed atoms): FastCompositionOptions::max_enumerated_atoms.
   bool enumerated = false;
 };
+
+/// Whether the fast composition of @p k uses of @p loss (Poisson-subsampled at @p sampling_rate if
+/// given) is computed on a grid — its losses lie on no lattice and its k-fold composition has more
+/// count vectors than FastCompositionOptions::max_enumerated_atoms — so that a finer
+/// FastCompositionOptions::resolution narrows its bracket. False for a lattice (exact grid) and for
+/// the atom-by-atom route (no grid). Preconditions as fast_delta_at_epsilon's.
+bool fast_composition_on_grid(const PrivacyLoss& loss, unsigned long k,
+                              const std::optional<Rational>& sampling_rate = std::nullopt,
+                              const FastCompositionOptions& options = {});
+/// The same for a certified loss.
+bool fast_composition_on_grid(const CertifiedLoss& loss, unsigned long k, const std::optional<Rational>& sampling_rate,
+                              const FastCompositionOptions& options = {});
 
 /// δ(ε) = max(H_{e^ε}(P^k‖Q^k), H_{e^ε}(Q^k‖P^k)) of the k-fold composition of @p loss,
 /// bracketed; with @p sampling_rate q < 1, of the Poisson-subsampled pair (q·P + (1−q)·Q, Q)
