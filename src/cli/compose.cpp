@@ -105,11 +105,14 @@ json profile_report(const CompositionQuery& query, const Requests& req, const st
   // per direction: the asked value is reused where the directions coincide (symmetric pairs)
   const bool symmetric = composed.symmetric();
   using D = NeighbourDirection;
+  // --relative-width refines the asked direction; the other directions are reported as the route
+  // gives them (a direction nobody asked for must not refuse the command: the add direction's δ of
+  // a subsampled pair may be ~10⁻¹⁵ with a lower end of 0, never within a relative width)
   auto per_direction = [&](json& entry, const char* key, auto value_of, auto to_json) {
-    const auto asked = value_of(req.direction);
+    const auto asked = value_of(req.direction, width);
     entry[key] = to_json(asked);
     for (D d : {D::remove, D::add})
-      entry[to_string(d)] = {{key, to_json(symmetric || d == req.direction ? asked : value_of(d))}};
+      entry[to_string(d)] = {{key, to_json(symmetric || d == req.direction ? asked : value_of(d, std::nullopt))}};
   };
   auto interval_json = [&](const Interval& v) { return certified(v, req.digits); };
   // with --relative-width, "method" names the finest law any answer needed
@@ -122,19 +125,19 @@ json profile_report(const CompositionQuery& query, const Requests& req, const st
   r["at"] = json::array();
   for (const auto& l : req.lambdas) {
     json e{{"lambda", to_string(l)}};
-    per_direction(e, "delta", [&](D d) { return value(query.delta_at_lambda(l, d, width)); }, interval_json);
+    per_direction(e, "delta", [&](D d, const std::optional<Rational>& w) { return value(query.delta_at_lambda(l, d, w)); }, interval_json);
     r["at"].push_back(e);
   }
   for (const auto& x : req.epsilons) {
     json e{{"epsilon", to_string(x)}};
-    per_direction(e, "delta", [&](D d) { return value(query.delta_at_epsilon(x, d, width)); }, interval_json);
+    per_direction(e, "delta", [&](D d, const std::optional<Rational>& w) { return value(query.delta_at_epsilon(x, d, w)); }, interval_json);
     r["at"].push_back(e);
   }
   r["least"] = json::array();
   for (const auto& d : req.deltas) {
     json e{{"delta", to_string(d)}};
     // the point +∞: no finite ε; an upper end of +∞ alone: undecided at this precision
-    per_direction(e, "epsilon", [&](D dir) { return value(query.least_epsilon(d, dir, width)); },
+    per_direction(e, "epsilon", [&](D dir, const std::optional<Rational>& w) { return value(query.least_epsilon(d, dir, w)); },
                   [&](const Interval& eps) { return eps.lower_is_finite() ? certified(eps, req.digits) : json("inf"); });
     r["least"].push_back(e);
   }

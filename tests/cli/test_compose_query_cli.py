@@ -53,3 +53,18 @@ def test_sampling_is_never_silently_dropped_or_overwritten():
     plain = compose("-m", "gauss:sigma=1", "-k", "2", "--epsilon", "1")
     assert one["plan"]["route"] == plain["plan"]["route"] == "closed_form"
     assert one["at"][0]["delta"] == plain["at"][0]["delta"]
+
+
+def test_the_width_refines_the_asked_direction_only():
+    # the add direction of a Poisson-subsampled truncated discrete Gaussian has δ(1) with lower end 0
+    # (its true value is below 10⁻¹⁵), never within a relative width; asking the remove direction
+    # must not be refused for it. Expected: the asked value refined inside the unrefined one.
+    args = ("-m", "dgauss:sigma2=4,truncation=60", "--sampling", "poisson:q=1/10", "-k", "4", "--epsilon", "1",
+            "--direction", "remove", "--digits", "12")
+    plain = compose(*args)
+    fine = compose(*args, "--relative-width", "1/1000")
+    lo, hi = bracket(plain["at"][0], "delta")
+    flo, fhi = bracket(fine["at"][0], "delta")
+    assert lo <= flo <= fhi <= hi and fhi - flo <= Fraction(1, 1000) * fhi
+    assert bracket(fine["at"][0]["remove"], "delta") == (flo, fhi)
+    assert Fraction(fine["at"][0]["add"]["delta"]["lo"]) == 0  # reported unrefined, not refused
