@@ -20,8 +20,11 @@
 ///
 /// Routes: the exact composed PLD when the planner's budget allows; pure mechanisms (k uses are
 /// exactly (k·ε₀, 0)-DP) exactly; otherwise the planner's certified route (binomial closed form,
-/// certified PLD, closed form) at precisions raised until the claim is decided; subsampled
-/// Gaussians and k-fold Laplace by grid brackets (amplification/poisson.hpp).
+/// certified PLD, fast convolution, closed form) at precisions raised until the claim is decided;
+/// subsampled Gaussians and k-fold Laplace by grid brackets (amplification/poisson.hpp) at
+/// resolutions raised until it is decided. Both refinements are the composition query's one loop
+/// (accounting/composition_query.hpp) with the goal RefinementGoal::separates(claimed), under the
+/// limits of AuditOptions; consecutive claims on one composition ask one query and share its laws.
 #pragma once
 
 #include "exactdp/accounting/composition_plan.hpp"
@@ -101,7 +104,8 @@ struct ClaimResult {
 
 /// Options of the audit.
 struct AuditOptions {
-  /// Precisions (bits) tried for certified truths: start, 2·start, … up to cap.
+  /// Precisions (bits) tried for certified truths: start, 2·start, … up to cap (the last step
+  /// clamped to cap; CompositionQueryOptions precision, max_precision, precision_factor 2).
   Precision start = 128;
   Precision cap = 1024;
   /// The composition planner's budget and limits (accounting/composition_plan.hpp): above them
