@@ -253,8 +253,9 @@ enum class Sweep {
 
 /// The same law on the grid of twice the step: a point between two coarse points is split
 /// between them with its P- and Q-masses kept (upper law, fact 2), or merged with its neighbours
-/// (lower law, fact 3) by @p sweep.
-GridLaw coarsen(const GridLaw& a, Sweep sweep) {
+/// (lower law, fact 3) by @p sweep. With @p rules_differ (heavier-end rule only), both sweeps are
+/// merged and *rules_differ set when the other rule would have kept the other one.
+GridLaw coarsen(const GridLaw& a, Sweep sweep, bool* rules_differ = nullptr) {
   const StepBounds sb = step_bounds(a.step);
   auto floor_half = [](long x) { return x >= 0 ? x / 2 : -((-x + 1) / 2); };
   if (a.side == BoundSide::upper) {
@@ -292,7 +293,7 @@ GridLaw coarsen(const GridLaw& a, Sweep sweep) {
     if (at % 2 == 0) atoms.push_back({j, j, x, x, true});
     else atoms.push_back({j, j + 1, x, prod_up(x, sb.exp_hi), false});  // loss = (j + 1)·2h − h
   }
-  if (sweep == Sweep::away_from_heavier_end) {
+  if (sweep == Sweep::away_from_heavier_end && !rules_differ) {
     GridLaw c = merge_onto_grid(atoms, a.step * 2, a.infinite_mass, heavier_top(atoms));
     truncate(c, 0.0);
     return c;
@@ -301,7 +302,10 @@ GridLaw coarsen(const GridLaw& a, Sweep sweep) {
   GridLaw down = merge_onto_grid(atoms, a.step * 2, a.infinite_mass, true);
   truncate(up, 0.0);
   truncate(down, 0.0);
-  return &better_lower(up, down) == &down ? std::move(down) : std::move(up);
+  const bool h1_down = &better_lower(up, down) == &down;
+  const bool down_kept = sweep == Sweep::away_from_heavier_end ? heavier_top(atoms) : h1_down;
+  if (rules_differ) *rules_differ = down_kept != h1_down;
+  return down_kept ? std::move(down) : std::move(up);
 }
 
 // ---- one use -----------------------------------------------------------------------------------
@@ -886,11 +890,16 @@ struct Composer {
   std::size_t points = 0;
   Rational coarsest;
   Sweep sweep = Sweep::away_from_heavier_end;  ///< how lower laws are re-gridded
-  std::size_t lower_regrids = 0;               ///< lower laws re-gridded so far
+  /// Heavier-end rule: lower laws re-gridded where the H₁ rule would have kept the other sweep.
+  /// While there are none, composing under the H₁ rule gives the same laws.
+  std::size_t rule_disagreements = 0;
 
   GridLaw regrid(const GridLaw& a) {
-    if (a.side == BoundSide::lower) ++lower_regrids;
-    return coarsen(a, sweep);
+    if (a.side == BoundSide::upper || sweep != Sweep::away_from_heavier_end) return coarsen(a, sweep);
+    bool differ = false;
+    GridLaw c = coarsen(a, sweep, &differ);
+    if (differ) ++rule_disagreements;
+    return c;
   }
 
   void note(const GridLaw& a) {
@@ -930,7 +939,7 @@ struct Composer {
 struct Laws {
   GridLaw remove_upper, remove_lower, add_upper, add_lower;
   /// The lower laws again, re-gridded by the other sweep rule (Sweep::better_of_both), when the
-  /// first rule re-gridded some lower law (else they would be the same laws): both are lower laws,
+  /// two rules chose differently at some re-gridding (else they would be the same laws): both are lower laws,
   /// so the larger of their lower ends is a lower end.
   std::optional<GridLaw> remove_lower_alt, add_lower_alt;
   Rational step, final_step;
@@ -1045,7 +1054,7 @@ Laws composed_laws(const std::vector<GridComponent>& comps, const GridOptions& o
   out.add_lower = (*total)[3];
   out.points = composer->points;
   out.final_step = composer->coarsest;
-  if (composer->lower_regrids > 0) {
+  if (composer->rule_disagreements > 0) {
     // The lower laws again under the other sweep rule. Neither rule is better for every law (the
     // heavier-end rule picked the worse sweep for dp-accounting's composed Gaussian mixtures at the
     // point cap, 2.2·10⁻⁴ instead of 6.5·10⁻⁷ relative at resolution 8192; the H₁ rule is worse for
