@@ -119,7 +119,9 @@ struct AuditOptions {
   /// exceeds grid_point_budget / 2 points (the next one would exceed the budget: its time grows
   /// with the square of the size). The bracket's width falls about 4-fold per doubling.
   /// grid_max_points bounds each law's size (a larger law is re-gridded coarser); a grid_point_budget
-  /// above it raises the bound to the budget, so a larger budget always allows finer laws.
+  /// above it raises the bound to the budget, so a larger budget always allows finer laws, and the
+  /// planner's grid route allows at least 64 points per unit of resolution (PlanOptions::grid_max_points:
+  /// above resolution 3125 that exceeds the default 200 000).
   unsigned grid_resolution_start = 4;
   unsigned grid_resolution_max = 1024;
   std::size_t grid_point_budget = 40000;
