@@ -4,6 +4,7 @@
 #include "exactdp/io/claims.hpp"
 
 #include "exactdp/accounting/mechanism_spec.hpp"
+#include "exactdp/amplification/poisson.hpp"
 
 #include <gtest/gtest.h>
 
@@ -114,6 +115,42 @@ TEST(ClaimsAudit, GridBudgetAboveThePerLawCapRaisesIt) {
   EXPECT_GT(grid_points_of(budget), 100u) << budget.method;
   EXPECT_EQ(budget.method, raised.method);
   EXPECT_EQ(budget.truth.enclosure.to_string(), raised.truth.enclosure.to_string());
+}
+
+// AuditOptions' grid schedule, as documented (resolutions from grid_resolution_start doubling, the
+// brackets intersected, no doubling once a law held more than half of grid_point_budget points),
+// now run by the composition query: the loop written out over the grid bracket's own entry point
+// (amplification/poisson.hpp) gives the same resolution, enclosure and one-use step. The claim is the
+// middle of the first bracket, decided only by a finer one.
+TEST(ClaimsAudit, GridScheduleIsTheDocumentedOne) {
+  const ContinuousPair pair = *continuous_pair(parse_mechanism_spec("laplace:b=1"), Rational(1));
+  const Rational delta(1, 1000);
+  GridOptions g;
+  g.resolution = 4;
+  const GridBracket first = grid_epsilon_at_delta(pair, 3, delta, g);
+  const Rational middle = (first.value.lower() + first.value.upper()) / 2;
+  const std::string text = R"({"format": "exactdp-claims/1", "claims": [{"id": "c", "mechanism": "laplace:b=1", "times": 3,
+      "delta": "1/1000", "claimed_epsilon": ")" + to_string(middle) + R"("}]})";
+  AuditOptions o;
+  o.grid_point_budget = 400;
+  const ClaimResult r = audit_claim(parse_claims(text, "test").front(), o);
+  std::optional<GridBracket> loop;
+  for (unsigned res = o.grid_resolution_start; res <= o.grid_resolution_max; res *= 2) {
+    g.resolution = res;
+    g.max_points = std::max(o.grid_max_points, o.grid_point_budget);
+    const GridBracket b = grid_epsilon_at_delta(pair, 3, delta, g);
+    loop = loop ? intersect(*loop, b) : b;
+    const Interval& v = loop->value;
+    if (middle < v.lower() || v.upper() <= middle) break;  // decided
+    if (2 * b.points > o.grid_point_budget) break;           // the next law would exceed the budget
+  }
+  ASSERT_TRUE(loop.has_value());
+  EXPECT_GT(loop->resolution, 4u);  // refined at least once
+  EXPECT_NE(r.verdict, Verdict::undecided);  // decided within the budget, as the loop was
+  EXPECT_EQ(r.grid_resolution, loop->resolution);
+  EXPECT_EQ(r.truth.enclosure.to_string(30), loop->value.to_string(30));
+  ASSERT_TRUE(r.grid_step.has_value());
+  EXPECT_EQ(*r.grid_step, loop->step);
 }
 
 }  // namespace

@@ -409,7 +409,7 @@ TEST(Calibration, TruncatedDiscreteGaussianIsNotMonotone) {
   auto library = [&](const Rational& sigma2) {
     return parse_mechanism_spec("dgauss:sigma2=" + to_string(sigma2) + ",truncation=1").delta_at_epsilon(Interval(1L, p), 1);
   };
-  for (const Rational v : {Rational(1, 2), Rational(2)}) {
+  for (const Rational& v : {Rational(1, 2), Rational(2)}) {
     const Interval a = closed_form(v), b = library(v);
     EXPECT_TRUE(a.lower() <= b.upper() && b.lower() <= a.upper()) << to_string(v) << " " << b.to_string();
   }

@@ -170,5 +170,117 @@ TEST(CompositionQuery, FastRouteOnAGridRefinesTheResolutionThenRefuses) {
   }
 }
 
+TEST(RefinementGoal, SeparatesMeansTheValueLiesOnOneSideOfTheEnclosure) {
+  // hand-derived from the definition: value < lo, hi <= value, or the point +∞ (above every value)
+  const RefinementGoal at_one = RefinementGoal::separates(Rational(1));
+  const Precision p = 128;
+  EXPECT_TRUE(at_one.met(Interval::hull(Rational(2), Rational(3), p)));   // 1 < lo
+  EXPECT_TRUE(at_one.met(Interval::hull(Rational(0), Rational(1), p)));   // hi = 1 <= 1
+  EXPECT_FALSE(at_one.met(Interval::hull(Rational(0), Rational(2), p)));  // straddles
+  EXPECT_FALSE(at_one.met(Interval::hull(Rational(1), Rational(2), p)));  // lo = 1: not certainly above
+  EXPECT_TRUE(at_one.met(Interval::infinity(p)));
+  EXPECT_FALSE(at_one.met(Interval::at_least(Rational(1, 2), p)));       // may lie on either side
+  EXPECT_TRUE(at_one.met(Interval::at_least(Rational(2), p)));
+  EXPECT_FALSE(at_one.relative_width.has_value());
+  // the width goal: hi − lo <= w·hi, an infinite upper end met, no width the first answer
+  const RefinementGoal tenth = RefinementGoal::width(Rational(1, 10));
+  EXPECT_TRUE(tenth.met(Interval::hull(Rational(9), Rational(10), p)));
+  EXPECT_FALSE(tenth.met(Interval::hull(Rational(8), Rational(10), p)));
+  EXPECT_TRUE(tenth.met(Interval::at_least(Rational(1), p)));
+  EXPECT_TRUE(RefinementGoal::width(std::nullopt).met(Interval::hull(Rational(0), Rational(10), p)));
+}
+
+TEST(CompositionQuery, RefinesUntilAValueIsSeparated) {
+  // Three uses of the Laplace mechanism (grid route) from resolution 4, doubling: the query stops at
+  // the first resolution whose intersection lies on one side of the value. The second algorithm is
+  // the loop written out over the grid bracket's own entry point (amplification/poisson.hpp).
+  CompositionRequest request;
+  request.components.push_back(spec_request("laplace:b=1", 3));
+  CompositionQueryOptions o;
+  o.plan.grid_resolution = 4;
+  o.max_grid_resolution = 256;
+  const CompositionQuery query(composition_components(request), o);
+  ASSERT_EQ(query.plan().route, CompositionRoute::grid_bracket);
+  const Rational delta(1, 1000);
+  const ContinuousPair pair = *continuous_pair(parse_mechanism_spec("laplace:b=1"), Rational(1));
+  // a value inside the resolution-4 bracket, outside its intersection with a finer one (brackets of
+  // different grids need not nest): below the truth, or above it
+  const GridBracket coarse = grid_epsilon_at_delta(pair, 3, delta, [] { GridOptions g; g.resolution = 4; return g; }());
+  const GridBracket both = intersect(coarse, grid_epsilon_at_delta(pair, 3, delta, [] { GridOptions g; g.resolution = 64; return g; }()));
+  const bool below = coarse.value.lower() < both.value.lower();
+  ASSERT_TRUE(below || both.value.upper() < coarse.value.upper()) << "the resolution-64 bracket narrows neither end";
+  const Rational value = below ? (coarse.value.lower() + both.value.lower()) / 2 : (coarse.value.upper() + both.value.upper()) / 2;
+  const CompositionAnswer a = query.least_epsilon(delta, D::both, RefinementGoal::separates(value));
+  EXPECT_TRUE(a.met);
+  if (below) EXPECT_LT(value, a.value.lower());  // the value is certainly below the truth
+  else EXPECT_LE(a.value.upper(), value);        // certainly at least the truth
+  ASSERT_TRUE(a.grid.has_value());
+  std::optional<GridBracket> loop;
+  unsigned res = 4;
+  for (;; res *= 2) {
+    GridOptions g;
+    g.resolution = res;
+    const GridBracket b = grid_epsilon_at_delta(pair, 3, delta, g);
+    loop = loop ? intersect(*loop, b) : b;
+    if (below ? value < loop->value.lower() : loop->value.upper() <= value) break;
+  }
+  EXPECT_GT(res, 4u);  // refined: the first bracket does not separate the value
+  EXPECT_EQ(a.resolution, res);
+  EXPECT_EQ(a.value.to_string(30), loop->value.to_string(30));
+  EXPECT_EQ(a.grid->step, loop->step);
+}
+
+TEST(CompositionQuery, GridPointBudgetStopsTheRefinement) {
+  // A value the bracket cannot separate (the truth itself is unknown; a value at the first bracket's
+  // middle is close enough for two resolutions) with a budget below the first law's points: one
+  // bracket, the goal unmet, and the answer is that bracket (the loop written out: one call).
+  CompositionRequest request;
+  request.components.push_back(spec_request("laplace:b=1", 3));
+  CompositionQueryOptions o;
+  o.plan.grid_resolution = 8;
+  o.grid_point_budget = 64;
+  const CompositionQuery query(composition_components(request), o);
+  const CompositionAnswer first = query.least_epsilon(Rational(1, 1000), D::both);
+  ASSERT_TRUE(first.grid.has_value());
+  ASSERT_GT(2 * first.grid->points, o.grid_point_budget);
+  const Rational middle = (first.value.lower() + first.value.upper()) / 2;
+  const CompositionAnswer a = query.least_epsilon(Rational(1, 1000), D::both, RefinementGoal::separates(middle));
+  EXPECT_FALSE(a.met);
+  EXPECT_EQ(a.resolution, 8u);
+  EXPECT_EQ(a.value.to_string(30), first.value.to_string(30));
+}
+
+TEST(CompositionQuery, PrecisionDoublesUntilAValueIsSeparated) {
+  // One Gaussian mechanism, σ = 1, at ε = 1 (closed form): δ = Φ(−1/2) − e·Φ(−3/2)
+  // = 0.12693673750664394580082962475776688041508065… (mpmath, 80 digits). A value 10⁻⁴¹ above it is
+  // not separated at 128 bits (about 10⁻³⁸) but is at 256; with the precision factor 2 the query
+  // stops there, and with the default 4 at 512.
+  CompositionRequest request;
+  request.components.push_back(spec_request("gauss:sigma=1"));
+  const Rational above(mpz_class("12693673750664394580082962475776688041509"), mpz_class("1" + std::string(41, '0')));
+  const Rational truth_below(mpz_class("12693673750664394580082962475776688041508"), mpz_class("1" + std::string(41, '0')));
+  CompositionQueryOptions o;
+  o.precision_factor = 2;
+  const CompositionQuery doubling(composition_components(request), o);
+  ASSERT_FALSE(RefinementGoal::separates(above).met(doubling.delta_at_epsilon(Rational(1), D::both).value));
+  const CompositionAnswer a = doubling.delta_at_epsilon(Rational(1), D::both, RefinementGoal::separates(above));
+  EXPECT_TRUE(a.met);
+  EXPECT_EQ(a.precision, 256);
+  EXPECT_LE(a.value.upper(), above);
+  EXPECT_LE(truth_below, a.value.upper());
+  const CompositionQuery fourfold(composition_components(request));
+  EXPECT_EQ(fourfold.delta_at_epsilon(Rational(1), D::both, RefinementGoal::separates(above)).precision, 512);
+  // a value within 10⁻⁷⁰ of the truth (its 70 digits) is not separated at 192 bits (about 10⁻⁵⁸):
+  // the last answer, the goal unmet, no refusal
+  const Rational digits70(mpz_class("1269367375066439458008296247577668804150806501120013223306557543673419"),
+                          mpz_class("1" + std::string(70, '0')));
+  CompositionQueryOptions low = o;
+  low.max_precision = 192;  // 128, then 192: the last step clamped to the limit
+  const CompositionQuery capped(composition_components(request), low);
+  const CompositionAnswer c = capped.delta_at_epsilon(Rational(1), D::both, RefinementGoal::separates(digits70));
+  EXPECT_FALSE(c.met);
+  EXPECT_EQ(c.precision, 192);
+}
+
 }  // namespace
 }  // namespace exactdp

@@ -93,39 +93,24 @@ std::string composition_key(const Claim& c) {
   return key;
 }
 
-/// The composed law of the last composition audited: consecutive claims on one composition (one
-/// accountant's answers at several δ or ε) reuse it. Only the last one is kept — an exact 10 000-fold
-/// composition can hold gigabytes of digits — and only for the duration of one audit_claims call.
-template <class T>
-class LastLaw {
+/// What one audit_claims call shares between its claims: the query of the last composition audited.
+/// Consecutive claims on one composition (one accountant's answers at several δ or ε) ask it, and so
+/// share its laws (the first, and the last refined one). Only the last composition is kept — an
+/// exact 10 000-fold composition can hold gigabytes of digits — and only for one audit_claims call.
+class AuditCache {
  public:
-  const T* find(const std::string& key) const { return value_ && key == key_ ? &*value_ : nullptr; }
-  const T& put(const std::string& key, T value) {
-    value_.reset();  // release the old law before the new one is stored
+  const CompositionQuery* find(const std::string& key) const { return query_ && key == key_ ? query_.get() : nullptr; }
+  const CompositionQuery& put(const std::string& key, std::unique_ptr<CompositionQuery> query) {
+    query_.reset();  // release the old laws before the new ones are built
     key_ = key;
-    value_.emplace(std::move(value));
-    return *value_;
+    query_ = std::move(query);
+    return *query_;
   }
 
  private:
   std::string key_;
-  std::optional<T> value_;
+  std::unique_ptr<CompositionQuery> query_;
 };
-
-/// What one audit_claims call shares between its claims.
-struct AuditCache {
-  LastLaw<ComposedPrivacy> law;
-};
-
-/// The composed law of @p c along @p plan at precision @p p (exact routes ignore it), shared with
-/// the previous claim when it has the same composition.
-const ComposedPrivacy& composed_law(const Claim& c, const std::vector<CompositionComponent>& comps, const CompositionPlan& plan,
-                                   Precision p, AuditCache& cache) {
-  const std::string key =
-      composition_key(c) + "@" + (plan.route == CompositionRoute::exact ? std::string("exact") : std::to_string(p));
-  if (const ComposedPrivacy* law = cache.law.find(key)) return *law;
-  return cache.law.put(key, ComposedPrivacy(comps, plan, p));
-}
 
 /// The components of a claim's composition for the planner, assembled as every front end's are
 /// (composition_components): a Poisson-subsampled mechanism with exact tables becomes its subsampled
@@ -148,11 +133,39 @@ std::vector<CompositionComponent> components_of(const Claim& c) {
   return composition_components(request);
 }
 
-/// The plan of a claim's composition (the audit may run grid brackets).
-CompositionPlan plan_of(const std::vector<CompositionComponent>& comps, const AuditOptions& options) {
-  PlanOptions planning = options.plan;
-  planning.grid_brackets = true;
-  return plan_composition(comps, planning);
+/// The refinement of a claim's truth under @p options, in the composition query's terms: the
+/// planner may run grid brackets (from grid_resolution_start, doubling up to grid_resolution_max,
+/// no doubling once a law held more than half of grid_point_budget points, each law capped at
+/// the larger of grid_max_points and the budget); certified routes double the precision from start
+/// up to cap.
+CompositionQueryOptions query_options(const Claim& c, const AuditOptions& options) {
+  if (options.grid_resolution_start < 1 || options.grid_resolution_max < options.grid_resolution_start)
+    throw Error("audit", "grid_resolution", std::to_string(options.grid_resolution_max),
+                "the resolutions tried must satisfy 1 <= start <= max");
+  CompositionQueryOptions q;
+  q.plan = options.plan;
+  q.plan.grid_brackets = true;
+  q.plan.grid_resolution = options.grid_resolution_start;
+  // a budget above the per-law cap raises the cap: otherwise every law is re-gridded coarser at the
+  // cap and a larger --grid-points would buy time without a finer law
+  q.plan.grid_max_points = std::max(options.grid_max_points, options.grid_point_budget);
+  q.precision = options.start;
+  q.max_precision = options.cap;
+  q.precision_factor = 2;
+  q.max_grid_resolution = options.grid_resolution_max;
+  q.grid_point_budget = options.grid_point_budget;
+  q.names.where = "audit";
+  q.names.what = c.id + "/mechanism";
+  q.names.times = c.id + "/times";
+  q.names.sampling = c.id + "/sampling";
+  return q;
+}
+
+/// The query of @p c's composition, shared with the previous claim when it has the same one.
+const CompositionQuery& query_of(const Claim& c, const AuditOptions& options, AuditCache& cache) {
+  const std::string key = composition_key(c);
+  if (const CompositionQuery* q = cache.find(key)) return *q;
+  return cache.put(key, std::make_unique<CompositionQuery>(components_of(c), query_options(c, options)));
 }
 
 /// Pure mechanisms (δ = 0 guarantee with an exact ε₀): k uses are exactly (k·ε₀, 0)-DP with
@@ -200,69 +213,54 @@ bool judge_enclosure(ClaimResult& r, const Interval& t) {
   return r.verdict != Verdict::undecided;
 }
 
-/// Grid brackets at higher and higher resolutions until the claim is decided.
-void audit_grid(ClaimResult& r, const ContinuousPair& pair, const AuditOptions& options) {
-  const Claim& c = r.claim;
-  const unsigned long k = c.components.front().times;
-  if (options.grid_resolution_start < 1 || options.grid_resolution_max < options.grid_resolution_start)
-    throw Error("audit", "grid_resolution", std::to_string(options.grid_resolution_max),
-                "the resolutions tried must satisfy 1 <= start <= max");
-  GridOptions g;
-  g.precision = options.start;
-  g.direction = c.direction;
-  // a budget above the per-law cap raises the cap: otherwise every law is re-gridded coarser at the
-  // cap and a larger --grid-points would buy time without a finer law
-  g.max_points = std::max(options.grid_max_points, options.grid_point_budget);
-  std::optional<GridBracket> best;  // the intersection of the brackets so far: never wider on refining
-  for (unsigned res = options.grid_resolution_start; res <= options.grid_resolution_max; res *= 2) {
-    g.resolution = res;
-    GridBracket b = c.kind == Claim::Kind::epsilon_at_delta ? grid_epsilon_at_delta(pair, k, c.given, g)
-                                                            : grid_delta_at_epsilon(pair, k, c.given, g);
-    if (best) b = intersect(*best, b);
-    best = b;
-    r.grid_step = b.step;
-    r.grid_resolution = res;
-    r.precision = g.precision;
-    const Interval& t = b.value;
-    r.method = "certified bracket: privacy-loss law split (upper) and merged (lower) onto grids of step " + to_string(b.step) +
-               " to " + to_string(b.final_step) + " (resolution " + std::to_string(res) + ", " + std::to_string(b.points) +
-               " points) for " + pair.describe() + ", " + std::to_string(k) + " uses";
-    if (judge_enclosure(r, t)) return;
-    if (2 * b.points > options.grid_point_budget) return;  // the next resolution would exceed the budget
+/// The method line of a grid bracket: its grids and what it bracketed.
+std::string grid_method(const Claim& c, const CompositionAnswer& a) {
+  const GridBracket& b = *a.grid;
+  std::string what;
+  if (c.components.size() == 1) {
+    what = continuous_pair(c.components.front().spec, c.sampling_rate.value_or(Rational(1)))->describe() + ", " +
+           std::to_string(c.components.front().times) + " uses";
+  } else {
+    what = "a composition of " + std::to_string(c.components.size()) + " continuous mechanisms";
   }
+  return "certified bracket: privacy-loss law split (upper) and merged (lower) onto grids of step " + to_string(b.step) + " to " +
+         to_string(b.final_step) + " (resolution " + std::to_string(a.resolution) + ", " + std::to_string(b.points) +
+         " points) for " + what;
 }
 
-void audit_certified(ClaimResult& r, const std::vector<CompositionComponent>& comps, const CompositionPlan& plan,
-                     const AuditOptions& options, AuditCache& cache) {
+/// The planner's certified route (or grid brackets), refined by the composition query until the
+/// claim is decided (RefinementGoal::separates) or its limits are reached.
+void audit_certified(ClaimResult& r, const CompositionQuery& query) {
   if (audit_pure(r)) return;
-  if (plan.route == CompositionRoute::grid_bracket)
-    return audit_grid(r, *continuous_pair(r.claim.components.front().spec, r.claim.sampling_rate.value_or(Rational(1))), options);
+  const CompositionPlan& plan = query.plan();
   if (!plan.has_profile())
     throw Error("audit", r.claim.id, to_string(plan.route), "no exact or certified truth for this composition: " + plan.reason);
   const Claim& c = r.claim;
-  for (Precision p = options.start;; p = std::min(2 * p, options.cap)) {
-    const ComposedPrivacy& law = composed_law(c, comps, plan, p, cache);
-    r.method = law.method();
-    const Interval t = c.kind == Claim::Kind::epsilon_at_delta ? law.least_epsilon(c.given, c.direction)
-                                                               : law.delta_at_epsilon(Interval(c.given, p), c.direction);
-    r.precision = p;
-    if (judge_enclosure(r, t) || p >= options.cap) return;
+  const RefinementGoal decided = RefinementGoal::separates(c.claimed);
+  const CompositionAnswer a = c.kind == Claim::Kind::epsilon_at_delta ? query.least_epsilon(c.given, c.direction, decided)
+                                                                      : query.delta_at_epsilon(c.given, c.direction, decided);
+  r.precision = a.precision;
+  r.method = a.method;
+  if (a.grid) {
+    r.grid_step = a.grid->step;
+    r.grid_resolution = a.resolution;
+    r.method = grid_method(c, a);
   }
+  judge_enclosure(r, a.value);
 }
 
 /// Answers @p claim on its components' own pairs (audit_claim_with passes the analysed claim).
 ClaimResult audit_analysed(const Claim& claim, const AuditOptions& options, AuditCache& cache) {
   ClaimResult r{claim, Verdict::undecided, {}, std::nullopt, false, 0, "", std::nullopt, std::nullopt, std::nullopt, 0, {}};
-  const std::vector<CompositionComponent> comps = components_of(claim);
-  const CompositionPlan plan = plan_of(comps, options);
-  if (plan.route == CompositionRoute::exact) {
-    const ComposedPrivacy& law = composed_law(claim, comps, plan, options.start, cache);
+  const CompositionQuery& query = query_of(claim, options, cache);
+  if (query.plan().route == CompositionRoute::exact) {
+    const ComposedPrivacy& law = query.composed();
     r.exact = true;
     r.method = law.method();
     if (claim.kind == Claim::Kind::epsilon_at_delta) audit_exact_epsilon(r, *law.exact_profile(), options);
     else audit_exact_delta(r, *law.exact_profile(), options);
   } else {
-    audit_certified(r, comps, plan, options, cache);
+    audit_certified(r, query);
   }
   if (r.verdict != Verdict::undecided && !r.truth.infinite) set_slack(r, std::max(options.start, r.precision));
   return r;

@@ -20,8 +20,11 @@
 ///
 /// Routes: the exact composed PLD when the planner's budget allows; pure mechanisms (k uses are
 /// exactly (k·ε₀, 0)-DP) exactly; otherwise the planner's certified route (binomial closed form,
-/// certified PLD, closed form) at precisions raised until the claim is decided; subsampled
-/// Gaussians and k-fold Laplace by grid brackets (amplification/poisson.hpp).
+/// certified PLD, fast convolution, closed form) at precisions raised until the claim is decided;
+/// subsampled Gaussians and k-fold Laplace by grid brackets (amplification/poisson.hpp) at
+/// resolutions raised until it is decided. Both refinements are the composition query's one loop
+/// (accounting/composition_query.hpp) with the goal RefinementGoal::separates(claimed), under the
+/// limits of AuditOptions; consecutive claims on one composition ask one query and share its laws.
 #pragma once
 
 #include "exactdp/accounting/composition_plan.hpp"
@@ -101,7 +104,8 @@ struct ClaimResult {
 
 /// Options of the audit.
 struct AuditOptions {
-  /// Precisions (bits) tried for certified truths: start, 2·start, … up to cap.
+  /// Precisions (bits) tried for certified truths: start, 2·start, … up to cap (the last step
+  /// clamped to cap; CompositionQueryOptions precision, max_precision, precision_factor 2).
   Precision start = 128;
   Precision cap = 1024;
   /// The composition planner's budget and limits (accounting/composition_plan.hpp): above them
@@ -115,7 +119,9 @@ struct AuditOptions {
   /// exceeds grid_point_budget / 2 points (the next one would exceed the budget: its time grows
   /// with the square of the size). The bracket's width falls about 4-fold per doubling.
   /// grid_max_points bounds each law's size (a larger law is re-gridded coarser); a grid_point_budget
-  /// above it raises the bound to the budget, so a larger budget always allows finer laws.
+  /// above it raises the bound to the budget, so a larger budget always allows finer laws, and the
+  /// planner's grid route allows at least 64 points per unit of resolution (PlanOptions::grid_max_points:
+  /// above resolution 3125 that exceeds the default 200 000).
   unsigned grid_resolution_start = 4;
   unsigned grid_resolution_max = 1024;
   std::size_t grid_point_budget = 40000;

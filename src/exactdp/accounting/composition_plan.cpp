@@ -306,6 +306,7 @@ CompositionPlan plan_composition(const std::vector<CompositionComponent>& comps,
   CompositionPlan plan;
   plan.memory_budget = options.memory_budget;
   plan.grid_resolution = options.grid_resolution;
+  plan.grid_max_points = options.grid_max_points;
   const Integer budget(static_cast<unsigned long>(options.memory_budget));
   const std::string budget_text = human_bytes(budget);
   std::string skipped;
@@ -612,12 +613,7 @@ Interval ComposedPrivacy::least_epsilon(const Rational& delta, NeighbourDirectio
       return fast_exact_ ? fast_epsilon_at_delta(*fast_exact_, k, delta, std::nullopt, o).value
                          : fast_epsilon_at_delta(*fast_certified_, k, delta, components_.front().sampling_rate, o).value;
     }
-    case CompositionRoute::grid_bracket: {
-      if (sgn(delta) == 0) return Interval::infinity(precision_);  // both grid laws have infinite-support losses
-      GridOptions o = grid_options();
-      o.direction = direction;
-      return grid_epsilon_at_delta(grid_, delta, o).value;
-    }
+    case CompositionRoute::grid_bracket: return grid_least_epsilon_bracket(delta, direction).value;
     // a closed form's pair is symmetric: every direction has the both value
     case CompositionRoute::closed_form:
       if (components_.size() > 1) {  // a composition of Gaussian mechanisms (GDP), as MechanismSpec does for one
@@ -631,6 +627,28 @@ Interval ComposedPrivacy::least_epsilon(const Rational& delta, NeighbourDirectio
       [[fallthrough]];
     default: return components_.front().spec->epsilon_at_delta(delta, components_.front().times, precision_);
   }
+}
+
+GridBracket ComposedPrivacy::grid_delta_at_epsilon_bracket(const Rational& epsilon, NeighbourDirection direction) const {
+  if (plan_.route != CompositionRoute::grid_bracket)
+    throw Error("compose", "", to_string(plan_.route), "not the grid-bracket route (internal: ask delta_at_epsilon)");
+  GridOptions o = grid_options();
+  o.direction = direction;
+  return grid_delta_at_epsilon(grid_, epsilon, o);  // ε < 0 through the reversed direction there
+}
+
+GridBracket ComposedPrivacy::grid_least_epsilon_bracket(const Rational& delta, NeighbourDirection direction) const {
+  if (plan_.route != CompositionRoute::grid_bracket)
+    throw Error("compose", "", to_string(plan_.route), "not the grid-bracket route (internal: ask least_epsilon)");
+  GridOptions o = grid_options();
+  o.direction = direction;
+  if (sgn(delta) == 0) {  // both grid laws have infinite-support losses
+    GridBracket b;
+    b.value = Interval::infinity(precision_);
+    b.resolution = o.resolution;
+    return b;
+  }
+  return grid_epsilon_at_delta(grid_, delta, o);
 }
 
 bool ComposedPrivacy::symmetric() const {

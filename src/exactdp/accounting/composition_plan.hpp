@@ -131,6 +131,10 @@ struct PlanOptions {
   /// Grid points per standard deviation of the grid-bracket route (GridOptions::resolution):
   /// callers that refine intersect the brackets of rising resolutions.
   unsigned grid_resolution = 32;
+  /// The least per-law point cap of the grid-bracket route (GridOptions::max_points; a larger law is
+  /// re-gridded coarser): the route allows max(this, GridOptions' default, 64 × grid_resolution).
+  /// The audit raises it with its point budget, so that a larger budget buys finer laws.
+  std::size_t grid_max_points = 0;
 };
 
 /// The route chosen for a composition, with the estimates behind the choice.
@@ -147,6 +151,7 @@ struct CompositionPlan {
   /// resolutions 64 … 1024 until its default width), else exactly this resolution
   /// (CompositionQuery's refinement).
   unsigned fast_resolution = 0;
+  std::size_t grid_max_points = 0;  ///< PlanOptions::grid_max_points
   /// Why this route, in one line (e.g. why the exact route was skipped).
   std::string reason;
 
@@ -207,6 +212,15 @@ public:
   /// a Poisson-subsampled component is not). Per-direction values then equal the both value.
   bool symmetric() const;
 
+  /// Grid-bracket route only: δ in @p direction at the exact ε = @p epsilon (any sign), with the
+  /// grid that bracketed it (step, coarsest step, points held; amplification/poisson.hpp). One
+  /// bracket at the rational ε itself, where delta_at_epsilon(Interval) brackets both ends of an
+  /// enclosure of a non-dyadic ε. Other routes: exactdp::Error naming the route.
+  GridBracket grid_delta_at_epsilon_bracket(const Rational& epsilon, NeighbourDirection direction) const;
+  /// Grid-bracket route only: the least ε ≥ 0 at δ in @p direction with its grid, as least_epsilon
+  /// (δ = 0: the point +∞, both grid laws' losses being unbounded). Other routes: exactdp::Error.
+  GridBracket grid_least_epsilon_bracket(const Rational& delta, NeighbourDirection direction) const;
+
 private:
   /// δ in @p direction over an enclosure within [0, ∞), along the routes that answer only there.
   Interval nonnegative_delta(const Interval& epsilon, NeighbourDirection direction) const;
@@ -233,7 +247,7 @@ private:
   GridOptions grid_options() const {
     GridOptions o;
     o.resolution = plan_.grid_resolution;
-    o.max_points = std::max<std::size_t>(o.max_points, std::size_t{64} * plan_.grid_resolution);
+    o.max_points = std::max({o.max_points, std::size_t{64} * plan_.grid_resolution, plan_.grid_max_points});
     return o;
   }
 };
