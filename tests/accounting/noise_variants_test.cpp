@@ -17,9 +17,6 @@ namespace {
 
 using testing::q;
 
-bool contains(const Interval& enclosure, const Interval& value) {
-  return enclosure.lower() <= value.lower() && value.upper() <= enclosure.upper();
-}
 bool overlap(const Interval& a, const Interval& b) { return a.lower() <= b.upper() && b.lower() <= a.upper(); }
 
 Interval at(const MechanismSpec& s, const Rational& e, unsigned long times = 1,

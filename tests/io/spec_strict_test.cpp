@@ -223,10 +223,10 @@ TEST(SpecLint, WarningsOnAHandWrittenTable) {
   }
   EXPECT_EQ(codes, (std::multiset<std::string>{"repeated-row", "unreachable-state", "bisimilar-states", "indistinguishable-answers"}));
   for (const auto& d : r.diagnostics) {
-    if (d.code == "repeated-row") EXPECT_EQ(d.pointer, "/mechanism/states/t0/q/2");
-    if (d.code == "unreachable-state") EXPECT_EQ(d.pointer, "/mechanism/states/u");
-    if (d.code == "bisimilar-states") EXPECT_EQ(d.value, "s0, t0");
-    if (d.code == "indistinguishable-answers") EXPECT_EQ(d.value, "yes, Yes");
+    if (d.code == "repeated-row") { EXPECT_EQ(d.pointer, "/mechanism/states/t0/q/2"); }
+    if (d.code == "unreachable-state") { EXPECT_EQ(d.pointer, "/mechanism/states/u"); }
+    if (d.code == "bisimilar-states") { EXPECT_EQ(d.value, "s0, t0"); }
+    if (d.code == "indistinguishable-answers") { EXPECT_EQ(d.value, "yes, Yes"); }
   }
   EXPECT_EQ(r.exit_code(), 1);
   EXPECT_EQ(lint_spec(running_parity(true), "t.json").exit_code(), 2);
