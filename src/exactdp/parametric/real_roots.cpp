@@ -374,13 +374,23 @@ SignPartition sign_partition(const std::vector<RationalFunction>& functions, con
   // factor evaluated once per piece; a denominator has no root in the range, so its sign is that
   // at any point of the range
   out.signs.assign(functions.size(), std::vector<int>(out.pieces.size(), 0));
+  // A factor is evaluated at the first region's sample only: it is irreducible, hence squarefree,
+  // so each of its roots is simple and its sign flips exactly at its own point pieces (and nowhere
+  // else: every root of every factor in the range is a piece).
   std::vector<std::vector<int>> factor_sign(factors.size(), std::vector<int>(out.pieces.size(), 0));
-  for (std::size_t f = 0; f < factors.size(); ++f)
-    for (std::size_t k = 0; k < out.pieces.size(); ++k)
-      if (!piece_factor[k]) factor_sign[f][k] = factors[f].sign_at(*out.pieces[k].sample);
-  std::size_t some_region = 0;
-  while (piece_factor[some_region]) ++some_region;
-  const Rational& anywhere = *out.pieces[some_region].sample;
+  std::size_t first_region = 0;
+  while (piece_factor[first_region]) ++first_region;
+  for (std::size_t f = 0; f < factors.size(); ++f) {
+    int s = factors[f].sign_at(*out.pieces[first_region].sample);
+    for (std::size_t k = first_region; k < out.pieces.size(); ++k) {
+      if (piece_factor[k]) {
+        if (*piece_factor[k] == f) s = -s;
+        continue;
+      }
+      factor_sign[f][k] = s;
+    }
+  }
+  const Rational& anywhere = *out.pieces[first_region].sample;
   for (std::size_t i = 0; i < functions.size(); ++i) {
     if (functions[i].is_zero()) continue;  // sign 0 everywhere
     if (constant_sign[i]) {
