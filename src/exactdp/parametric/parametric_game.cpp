@@ -757,9 +757,10 @@ private:
 public:
   /// True when some function is wanted that the partition does not decide.
   bool pending() const { return functions_.size() > decided_; }
-  /// Recomputes the partition over every function wanted so far.
+  /// Recomputes the partition over every function wanted so far (reusing the factorisations and
+  /// roots of the earlier passes).
   void refine() {
-    partition_ = sign_partition(functions_, range_, variable_);
+    partition_ = sign_partition(functions_, range_, variable_, cache_);
     decided_ = functions_.size();
   }
   const SignPartition& partition() const { return partition_; }
@@ -775,6 +776,7 @@ private:
   std::size_t decided_ = 0;
   std::size_t misses_ = 0;
   SignPartition partition_;
+  SignPartitionCache cache_;  // the passes' function lists grow: factorisations and roots are kept
   bool split_poles_ = false;
   std::vector<Slot> slots_;
   std::unordered_map<RationalFunction, std::optional<std::pair<RationalFunction, RationalFunction>>, FunctionHash> splits_;
