@@ -625,7 +625,12 @@ ParametricRenyiClaimVerdict check_parametric_renyi_claim(const ParametricSpec& s
                 "rational function of " + spec.game.parameter + " (check it at a rational value with the numeric engine)");
   if (a < 2 || a > 1000) throw Error(fields.alpha, "", alpha, "the Rényi order must be an integer between 2 and 1000");
   const parametric::RationalFunction m = read_parametric_expression(spec, moment, fields.moment);
-  return check_renyi_moment_for_all(spec.game, [&](const Rational& r) { return spec.instantiate(r); }, a.get_num().get_ui(), m, options);
+  try {
+    return check_renyi_moment_for_all(spec.game, [&](const Rational& r) { return spec.instantiate(r); }, a.get_num().get_ui(), m, options);
+  } catch (const Error& e) {
+    if (e.where() != "--renyi-moment" || fields.moment == "--renyi-moment") throw;
+    throw Error(fields.moment, e.field(), e.value(), e.why());  // the library names the command line's flag
+  }
 }
 
 }  // namespace exactdp
