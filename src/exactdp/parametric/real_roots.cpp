@@ -300,13 +300,12 @@ std::string poly_key(const fmpz_poly_struct* p) {
 }
 
 SignPartition sign_partition_impl(const std::vector<RationalFunction>& functions, const ParameterRange& range, std::string_view variable,
-                                  SignPartitionCache::Impl& cache);
+                                  SignPartitionCache::Impl* cache);
 
 }  // namespace
 
 SignPartition sign_partition(const std::vector<RationalFunction>& functions, const ParameterRange& range, std::string_view variable) {
-  SignPartitionCache cache;
-  return sign_partition(functions, range, variable, cache);
+  return sign_partition_impl(functions, range, variable, nullptr);  // one call: nothing to keep (and no keys to print)
 }
 
 SignPartition sign_partition(const std::vector<RationalFunction>& functions, const ParameterRange& range, std::string_view variable,
@@ -316,13 +315,15 @@ SignPartition sign_partition(const std::vector<RationalFunction>& functions, con
                   c.range->upper_open != range.upper_open))
     throw Error("parametric::sign_partition", "", range.to_string(), "internal: a sign partition cache used with another range");
   c.range = range;
-  return sign_partition_impl(functions, range, variable, c);
+  return sign_partition_impl(functions, range, variable, &c);
 }
 
 namespace {
 
 SignPartition sign_partition_impl(const std::vector<RationalFunction>& functions, const ParameterRange& range, std::string_view variable,
-                                  SignPartitionCache::Impl& cache) {
+                                  SignPartitionCache::Impl* cache) {
+  SignPartitionCache::Impl local;  // without a cache: this call's own (its denominators, numerators and roots)
+  if (!cache) cache = &local;
   if (!(range.lower < range.upper)) throw Error("parametric::sign_partition", "", range.to_string(), "the range is empty or a single point");
   SignPartition out;
   out.range = range;
@@ -336,26 +337,30 @@ SignPartition sign_partition_impl(const std::vector<RationalFunction>& functions
   const Rational inside = simplest_rational_between(range.lower, range.upper);
   for (std::size_t i = 0; i < functions.size(); ++i) {
     auto* q = static_cast<fmpz_poly_q_struct*>(functions[i].flint());
-    const fmpz_poly_struct* den = fmpz_poly_q_denref(q);
-    if (fmpz_poly_degree(den) > 0) {
-      std::string k = poly_key(den);
-      if (!cache.denominators.count(k)) {
-        const Poly d(den);
-        if (!no_root_in(d, range)) {
-          auto poles = real_roots_in(d.coefficients(), range);
-          if (!poles.empty())
-            throw Error("", "", functions[i].to_string(variable),
-                        "the denominator vanishes at " + poles.front().to_string(variable) + ", inside the parameter range " +
-                            range.to_string());
-        }
-        cache.denominators.insert(std::move(k));
+    const Poly den(fmpz_poly_q_denref(q));
+    if (!no_root_in(den, range)) {
+      std::string k = poly_key(den.get());
+      if (!cache->denominators.count(k)) {
+        auto poles = real_roots_in(den.coefficients(), range);
+        if (!poles.empty())
+          throw Error("", "", functions[i].to_string(variable),
+                      "the denominator vanishes at " + poles.front().to_string(variable) + ", inside the parameter range " +
+                          range.to_string());
+        cache->denominators.insert(std::move(k));
       }
     }
     if (functions[i].is_zero()) continue;
     // a numerator with no root in the range (Descartes' bound 0 on the open interval, non-zero at
     // an included end) has one sign on all of it: no factorisation, no piece
-    auto [entry, fresh_numerator] = cache.numerators.try_emplace(poly_key(fmpz_poly_q_numref(q)));
-    NumeratorFactors& nf = entry->second;
+    NumeratorFactors fresh_factors;
+    bool fresh_numerator = true;
+    NumeratorFactors* entry = &fresh_factors;
+    if (cache != &local) {  // kept between calls: keyed by the numerator
+      auto [it, fresh] = cache->numerators.try_emplace(poly_key(fmpz_poly_q_numref(q)));
+      entry = &it->second;
+      fresh_numerator = fresh;
+    }
+    NumeratorFactors& nf = *entry;
     if (fresh_numerator) {
       const Poly numerator(fmpz_poly_q_numref(q));
       nf.no_root = no_root_in(numerator, range);
@@ -378,12 +383,14 @@ SignPartition sign_partition_impl(const std::vector<RationalFunction>& functions
   out.distinct_factors = factors.size();
   // every root of every factor in the range, each tagged with its factor
   std::vector<std::pair<RealAlgebraic, std::size_t>> roots;
+  std::vector<const std::vector<RealAlgebraic>*> roots_of(factors.size());
   for (const auto& [key, k] : factor_index) {
-    auto [it, fresh] = cache.roots.try_emplace(key);
+    auto [it, fresh] = cache->roots.try_emplace(key);
     if (fresh) it->second = real_roots_in(factors[k].coefficients(), range);
+    roots_of[k] = &it->second;
   }
   for (std::size_t k = 0; k < factors.size(); ++k)
-    for (const auto& r : cache.roots.at(poly_key(factors[k].get()))) roots.push_back({r, k});
+    for (const auto& r : *roots_of[k]) roots.push_back({r, k});
   for (bool overlap = true; overlap;) {
     std::sort(roots.begin(), roots.end(), [](const auto& x, const auto& y) { return x.first.lower < y.first.lower; });
     overlap = false;
