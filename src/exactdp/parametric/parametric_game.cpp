@@ -811,7 +811,7 @@ std::vector<FunctionTable::Id> scale_ids(const GameDag& dag, FunctionTable& tabl
 }
 
 /// The value of an edge's end: c times the node's value @p v (c = 1 for scale 0).
-FunctionTable::Id scaled(const GameDag& dag, const std::vector<FunctionTable::Id>& scales, const GameDag::Child& c, FunctionTable::Id v,
+FunctionTable::Id scaled(const std::vector<FunctionTable::Id>& scales, const GameDag::Child& c, FunctionTable::Id v,
                          FunctionTable& table) {
   return c.scale == 0 ? v : table.product(scales[c.scale], v);
 }
@@ -843,7 +843,7 @@ std::optional<FunctionTable::Id> induction_on_piece(const GameDag& dag, const st
           known = false;
           break;
         }
-        if (*v != FunctionTable::zero) terms.push_back(scaled(dag, scales, c, *v, table));
+        if (*v != FunctionTable::zero) terms.push_back(scaled(scales, c, *v, table));
       }
       if (!known) break;
       sums.push_back(table.sum(terms));
@@ -852,7 +852,7 @@ std::optional<FunctionTable::Id> induction_on_piece(const GameDag& dag, const st
   }
   const auto& root = value[dag.root.node];
   if (!root) return root;
-  return scaled(dag, scales, dag.root, *root, table);
+  return scaled(scales, dag.root, *root, table);
 }
 
 /// Runs @p settle(k) on every piece k of @p oracle's partition, refining the partition until one
@@ -1065,7 +1065,7 @@ std::optional<ExtendedId> renyi_on_piece(const GameDag& dag, const std::vector<R
           break;
         }
         if (v->infinite) action_infinite = true;  // c·∞ = ∞ for the factor c > 0
-        else if (!action_infinite && v->value != FunctionTable::zero) terms.push_back(scaled(dag, scales, c, v->value, table));
+        else if (!action_infinite && v->value != FunctionTable::zero) terms.push_back(scaled(scales, c, v->value, table));
       }
       if (!known) break;
       if (action_infinite) infinite = true;
@@ -1076,7 +1076,7 @@ std::optional<ExtendedId> renyi_on_piece(const GameDag& dag, const std::vector<R
     else if (auto m = maximum_on(sums, k, oracle, table)) value[n] = ExtendedId{false, *m};
   }
   auto root = value[dag.root.node];
-  if (root && !root->infinite) root->value = scaled(dag, scales, dag.root, root->value, table);
+  if (root && !root->infinite) root->value = scaled(scales, dag.root, root->value, table);
   return root;
 }
 
