@@ -126,7 +126,8 @@ def profile(spec, lambdas=(), deltas=(), alphas=(), horizon=None, max_nodes=None
 
 
 def check(spec, lam=None, epsilon=None, delta=0, horizon=None, max_nodes=None, threads=0,
-          max_precision=_core_limits.default_claim_precision, adversary="adaptive", for_all=None, cross_check=True):
+          max_precision=_core_limits.default_claim_precision, adversary="adaptive", for_all=None, cross_check=True, renyi_alpha=None,
+          renyi_moment=None):
     """Decides "(epsilon, delta)-DP against every adaptive adversary up to the horizon", as ``exactdp check``.
 
     ``spec`` is a spec file's path, an ``exactdp.Mechanism`` (its ``to_spec()`` text goes through
@@ -140,6 +141,11 @@ def check(spec, lam=None, epsilon=None, delta=0, horizon=None, max_nodes=None, t
     for an approximate claim, ``"worst_delta"`` (delta as a piecewise function). Ends of pieces are
     ``Fraction``s or algebraic numbers (dicts with ``"polynomial"`` and an isolating
     ``"interval"``). ``cross_check``: the numeric engine also confirms every holding piece's sample.
+    With ``renyi_alpha`` (an integer >= 2) and ``renyi_moment`` (M, an expression in the parameter)
+    instead of ``lam``: the Rényi claim sup Phi_alpha <= M for every value, i.e. D_alpha <= ln M/(alpha - 1)
+    (``exactdp check SPEC --for-all r --renyi-alpha A --renyi-moment M``); each failing interval's
+    ``"witness"`` has the numeric engine's moments above M at a rational point, ``"worst_moment"`` is
+    the piecewise moment.
 
     Otherwise, give the claim as ``lam`` (lambda = e^epsilon, exact) or
     ``epsilon`` (a real epsilon is decided through rational lambdas on either side of e^epsilon).
@@ -150,6 +156,13 @@ def check(spec, lam=None, epsilon=None, delta=0, horizon=None, max_nodes=None, t
     command line's rendering). ``adversary`` is the class of adversaries, as ``exactdp check --adversary``:
     "adaptive" (default), "oblivious" or "sequential" (compositions).
     """
+    if renyi_alpha is not None or renyi_moment is not None:
+        if for_all is None:
+            raise Error('field "renyi_moment": a Renyi claim here is a claim for every value of a parameter: pass for_all '
+                        "(for one instance: exactdp.renyi_moment, or exactdp check --renyi-alpha A --renyi-epsilon E)")
+        if lam is not None or epsilon is not None or delta != 0:
+            raise Error(f'field "renyi_alpha": value "{renyi_alpha}": give either an (epsilon, delta) claim or a Renyi claim, not both')
+        return _check_renyi_for_all(spec, renyi_alpha, renyi_moment, horizon, for_all, cross_check, adversary)
     if for_all is not None:
         if epsilon is not None:
             raise Error('field "epsilon": for every value of a parameter, write the claim as lam (lambda = e^epsilon as a '
@@ -266,6 +279,39 @@ def _check_for_all(spec, lam, delta, horizon, for_all, cross_check, adversary):
         _convert_piece(piece, p, ("delta", "delta_forward", "delta_backward"))
     for c in r.get("cross_checks", []) + r.get("delta_checks", []):
         _convert(c, ("value", "lambda", "delta_forward", "delta_backward"))
+    return r
+
+
+def _check_renyi_for_all(spec, alpha, moment, horizon, for_all, cross_check, adversary):
+    parameter = _parameter_of_spec(spec)
+    name = for_all.parameter.name if isinstance(for_all, Expression) else for_all
+    if not isinstance(name, str):
+        raise TypeError("for_all: pass the symbol (exactdp.symbol) or its name")
+    if isinstance(for_all, Expression) and parameter is not None and for_all.parameter != parameter:
+        raise Error(f'field "for_all": value "{for_all}": the mechanism\'s parameter is {parameter.name} in {parameter}')
+    if alpha is None:
+        raise Error('field "renyi_alpha": a Renyi claim for every value needs renyi_alpha, an integer order >= 2')
+    text, is_text, source = _parametric_source(spec, horizon)
+    moment_text = _expression_text(moment, "renyi_moment", parameter)
+    r = json.loads(_core._check_renyi_for_all_json(text, is_text, source, name, _text(alpha, "renyi_alpha"), moment_text, horizon or 0,
+                                                   bool(cross_check), str(adversary)))
+    p = _for_all_parameter(spec, r)
+    r["claim"]["renyi_moment"] = Expression(r["claim"]["renyi_moment"], p)
+    for piece in r.get("pieces", []):
+        _convert_piece(piece, p, ())
+    for f in r.get("failing", []):
+        _convert_piece(f, p, ())
+        w = f.get("witness")
+        if w is not None:
+            _convert(w, ("parameter_value", "bound", "moment_forward", "moment_backward"))
+            for key in ("divergence", "claimed_divergence"):  # certified enclosures, exact decimal ends
+                w[key] = tuple(Fraction(Decimal(x)) for x in w[key])
+    for piece in r.get("worst_moment", []):
+        _convert_piece(piece, p, ("moment", "moment_forward", "moment_backward"))
+        if piece.get("moment_at_sample") is not None:
+            piece["moment_at_sample"] = _number(piece["moment_at_sample"])
+    for c in r.get("cross_checks", []):
+        _convert(c, ("value", "moment_forward", "moment_backward"))
     return r
 
 

@@ -123,6 +123,21 @@ void bind_parametric(nb::module_& m) {
       nb::arg("spec"), nb::arg("is_text"), nb::arg("source"), nb::arg("parameter"), nb::arg("lam"), nb::arg("delta"), nb::arg("horizon"),
       nb::arg("cross_check"), nb::arg("adversary"));
   m.def(
+      "_check_renyi_for_all_json",
+      [](const std::string& spec, bool is_text, const std::string& source, const std::string& name, const std::string& alpha,
+         const std::string& moment, unsigned horizon, bool cross_check, const std::string& adversary) {
+        const ParametricSpec s = read_spec(spec, is_text, source);
+        ParametricCheckOptions options;
+        options.horizon = horizon;
+        options.cross_check = cross_check;
+        options.numeric.adversary = parse_adversary_class(adversary, "adversary");
+        const ParametricRenyiFields fields{"for_all", "renyi_alpha", "renyi_moment", "renyi_epsilon"};
+        nb::gil_scoped_release release;
+        return parametric_renyi_check_json(s, check_parametric_renyi_claim(s, name, alpha, moment, "", options, fields));
+      },
+      nb::arg("spec"), nb::arg("is_text"), nb::arg("source"), nb::arg("parameter"), nb::arg("alpha"), nb::arg("moment"), nb::arg("horizon"),
+      nb::arg("cross_check"), nb::arg("adversary"));
+  m.def(
       "_profile_for_all_json",
       [](const std::string& spec, bool is_text, const std::string& source, const std::string& lambda, unsigned horizon, bool cross_check) {
         const ParametricSpec s = read_spec(spec, is_text, source);

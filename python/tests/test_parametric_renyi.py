@@ -46,3 +46,52 @@ def test_moment_equals_the_numeric_engine(alpha, k):
 def test_non_integer_order_is_refused_naming_the_argument():
     with pytest.raises(exactdp.Error, match="alphas.*not a rational function"):
         exactdp.profile(rr_mechanism(R), parametric=True, alphas=[F(3, 2)])
+
+
+# exactdp.check(spec, for_all=r, renyi_alpha=a, renyi_moment=M): the Renyi claim sup Phi_a <= M(r).
+# By hand on (1/2, 1): Phi_2 <= 2 iff 5r^2 - 5r + 1 <= 0, so it fails exactly for r > (5 + sqrt 5)/10;
+# Phi_2 - r/(1-r) = (1 - 2r)/r < 0, so M = r/(1-r) holds for every r.
+
+
+def test_renyi_claim_for_all_fails_above_the_hand_solved_root():
+    v = exactdp.check(rr_mechanism(R), for_all=R, renyi_alpha=2, renyi_moment=2)
+    assert v["verdict"] == "refuted"
+    [bad] = v["failing"]
+    assert bad["lower"]["polynomial"] == [1, -5, 5] and bad["upper"] == 1
+    lo, hi = bad["lower"]["interval"]
+    assert lo ** 2 * 5 - 5 * lo + 1 < 0 < hi ** 2 * 5 - 5 * hi + 1  # the root of 5r^2 - 5r + 1 inside, by its sign change
+    w = bad["witness"]
+    x = w["parameter_value"]
+    assert w["moment_forward"] == w["moment_backward"] == x ** 2 / (1 - x) + (1 - x) ** 2 / x > 2 == w["bound"]
+    assert w["claimed_divergence"][1] < w["divergence"][0]
+
+
+def test_renyi_claim_for_all_holds_for_the_hand_derived_bound():
+    v = exactdp.check(rr_mechanism(R), for_all=R, renyi_alpha=2, renyi_moment=R / (1 - R))
+    assert v["verdict"] == "holds" and v["claim"]["renyi_moment"] == R / (1 - R)
+    [piece] = v["worst_moment"]
+    assert piece["moment"] == R ** 2 / (1 - R) + (1 - R) ** 2 / R
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.integers(2, 3), st.integers(1, 98), st.sampled_from([lambda r: F(3, 2) + r, lambda r: 4 - 2 * r, lambda r: 1 / r]))
+def test_renyi_claim_holds_where_the_numeric_moment_is_at_most_the_bound(alpha, k, bound):
+    # law: at a rational x of a piece, the piece holds iff the numeric engine's moment at x is <= M(x)
+    v = exactdp.check(rr_mechanism(R), for_all=R, renyi_alpha=alpha, renyi_moment=bound(R), cross_check=False)
+    x = F(1, 2) + F(k, 198)
+    numeric = exactdp.profile(rr_mechanism(x), alphas=[alpha])["renyi"][0]["moment"]
+    m_x = bound(x)
+    for piece in v["pieces"]:
+        lo = piece["lower"] if isinstance(piece["lower"], F) else piece["lower"]["interval"][1]
+        hi = piece["upper"] if isinstance(piece["upper"], F) else piece["upper"]["interval"][0]
+        if lo < x < hi:
+            assert piece["holds"] == (numeric <= m_x)
+
+
+def test_renyi_claim_refusals_name_the_argument():
+    with pytest.raises(exactdp.Error, match="renyi_alpha.*non-integer"):
+        exactdp.check(rr_mechanism(R), for_all=R, renyi_alpha=F(5, 2), renyi_moment=2)
+    with pytest.raises(exactdp.Error, match="renyi_moment.*for_all"):
+        exactdp.check(rr_mechanism(F(3, 4)), renyi_alpha=2, renyi_moment=2)
+    with pytest.raises(exactdp.Error, match="renyi_moment.*at least 1"):
+        exactdp.check(rr_mechanism(R), for_all=R, renyi_alpha=2, renyi_moment=R)

@@ -36,6 +36,11 @@ std::function<int()> add_check(CLI::App& app);
 /// for every value of the spec's parameter; returns the exit code.
 int check_for_all(const std::string& file, const std::string& parameter, const std::string& lambda, const std::string& epsilon,
                   const std::string& delta, unsigned horizon, bool cross_check, bool json_output, const std::string& adversary);
+/// `exactdp check SPEC --renyi-alpha A --renyi-moment EXPR --for-all NAME` (parametric.cpp): the
+/// Rényi claim sup Φ_A ≤ EXPR for every value of the spec's parameter (an --renyi-epsilon is
+/// refused, naming --renyi-moment); returns the exit code.
+int check_renyi_for_all(const std::string& file, const std::string& parameter, const std::string& alpha, const std::string& moment,
+                        const std::string& epsilon, unsigned horizon, bool cross_check, bool json_output, const std::string& adversary);
 
 /// `exactdp profile SPEC --parametric` (parametric.cpp): the worst-case pure ratio for every value
 /// of the spec's parameter, the worst δ(λ(r)) with one of @p lambdas, the worst Rényi moment with

@@ -114,6 +114,7 @@ struct CheckRequest {
   Precision max_precision = ClaimCheckOptions{}.max_precision;
   bool json_output = false, stats = false;
   std::string for_all;        ///< --for-all NAME: λ is an expression in the spec's parameter (parametric.cpp)
+  std::string renyi_moment;   ///< --renyi-moment EXPR (with --for-all): the bound on Φ_α
   bool no_cross_check = false;
 };
 
@@ -213,8 +214,11 @@ std::function<int()> add_check(CLI::App& app) {
   cmd->add_option("--delta", o->claim.delta, "The claim's δ (default 0: pure DP)");
   auto* ra = cmd->add_option("--renyi-alpha", o->claim.renyi_alpha, "Check (α, ε)-RDP instead: the integer order α");
   auto* re = cmd->add_option("--renyi-epsilon", o->claim.renyi_epsilon, "… and the RDP ε");
-  ra->needs(re);
+  auto* rm = cmd->add_option("--renyi-moment", o->renyi_moment,
+                             "With --for-all and --renyi-alpha: the claim sup Φ_α ≤ EXPR, a bound on the Rényi moment as an expression\n"
+                             "in the parameter (D_α ≤ ln EXPR/(α−1)), e.g. --renyi-alpha 2 --renyi-moment \"1/r\" --for-all r");
   re->needs(ra);
+  rm->needs(ra);
   cmd->add_option("--horizon", o->horizon, "Rounds to play (default: the spec's horizon)");
   add_engine_limit_options(cmd, o->max_nodes, o->max_memory_mib);
   cmd->add_option("--max-precision", o->max_precision,
@@ -232,6 +236,16 @@ std::function<int()> add_check(CLI::App& app) {
   cmd->add_flag("--no-cross-check", o->no_cross_check,
                 "With --for-all: skip the numeric engine at the pieces' samples (pure: holding regions; with δ: every piece's δ)");
   return [=]() -> int {
+    if (!o->for_all.empty() && !o->claim.renyi_alpha.empty()) {
+      if (!o->claim.lambda.empty() || !o->claim.epsilon.empty() || o->claim.delta != "0")
+        throw Error("--renyi-alpha", "", o->claim.renyi_alpha, "give either an (epsilon, delta) claim or a Renyi claim, not both");
+      return check_renyi_for_all(o->file, o->for_all, o->claim.renyi_alpha, o->renyi_moment, o->claim.renyi_epsilon, o->horizon,
+                                 !o->no_cross_check, o->json_output, o->adversary);
+    }
+    if (!o->renyi_moment.empty())
+      throw Error("--renyi-moment", "", o->renyi_moment,
+                  "a bound on the Rényi moment as an expression is a claim for every value of a parameter: add --for-all NAME "
+                  "(for one instance, give --renyi-epsilon)");
     if (!o->for_all.empty())
       return check_for_all(o->file, o->for_all, o->claim.lambda, o->claim.epsilon, o->claim.delta, o->horizon, !o->no_cross_check,
                            o->json_output, o->adversary);

@@ -1,4 +1,4 @@
-// `exactdp check SPEC --lambda EXPR [--delta EXPR] --for-all r`: a claim decided for every value of a
+// `exactdp check SPEC --lambda EXPR [--delta EXPR] --for-all r` (or `--renyi-alpha A --renyi-moment EXPR`): a claim decided for every value of a
 // spec's parameter, and `exactdp profile SPEC --parametric [--lambda EXPR | --alpha A]` (docs/parametric.md).
 // Parses, calls accounting/parametric_check.hpp, prints.
 #include "commands.hpp"
@@ -26,6 +26,19 @@ int check_for_all(const std::string& file, const std::string& parameter, const s
   const auto [v, lambda] = check_parametric_claim(spec, parameter, lambda_text, epsilon, delta, options);
   if (json_output) std::cout << nlohmann::ordered_json::parse(parametric_check_json(spec, lambda, options, v)).dump(2) << "\n";
   else std::cout << parametric_check_text(spec, lambda, options, v);
+  return exit_code_of(v.verdict);
+}
+
+int check_renyi_for_all(const std::string& file, const std::string& parameter, const std::string& alpha, const std::string& moment,
+                        const std::string& epsilon, unsigned horizon, bool cross_check, bool json_output, const std::string& adversary) {
+  const ParametricSpec spec = load_parametric_spec_file(file);
+  ParametricCheckOptions options;
+  options.horizon = horizon;
+  options.cross_check = cross_check;
+  options.numeric.adversary = parse_adversary_class(adversary, "--adversary");
+  const ParametricRenyiClaimVerdict v = check_parametric_renyi_claim(spec, parameter, alpha, moment, epsilon, options);
+  if (json_output) std::cout << nlohmann::ordered_json::parse(parametric_renyi_check_json(spec, v)).dump(2) << "\n";
+  else std::cout << parametric_renyi_check_text(spec, v);
   return exit_code_of(v.verdict);
 }
 

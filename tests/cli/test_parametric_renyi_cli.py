@@ -46,3 +46,39 @@ def test_non_integer_order_is_refused_with_the_reason():
     assert "--alpha" in bad.stderr and "not a rational function" in bad.stderr
     both = run("profile", RR, "--parametric", "--alpha", "2", "--lambda", "2", expect=2)
     assert "--alpha" in both.stderr
+
+
+# `exactdp check SPEC --for-all r --renyi-alpha A --renyi-moment M`: the Rényi claim sup Φ_α ≤ M(r).
+# By hand on (1/2, 1): Φ₂ ≤ 2 iff 5r² − 5r + 1 ≤ 0, i.e. it fails exactly for r > (5 + √5)/10 ≈ 0.7236;
+# Φ₂ − r/(1−r) = (1 − 2r)/r < 0, so M = r/(1−r) holds everywhere.
+
+
+def test_check_for_all_renyi_moment_refuted_json():
+    p = run("check", RR, "--for-all", "r", "--renyi-alpha", "2", "--renyi-moment", "2", "--json", expect=1)
+    r = json.loads(p.stdout)
+    assert r["verdict"] == "refuted" and r["claim"] == {"renyi_alpha": 2, "renyi_moment": "2"}
+    [bad] = r["failing"]
+    assert bad["lower"]["polynomial"] == ["1", "-5", "5"] and not bad["lower_closed"]
+    assert abs(float(bad["lower"]["approx"]) - (5 + math.sqrt(5)) / 10) < 1e-8
+    assert bad["upper"] == {"rational": "1"}
+    w = bad["witness"]
+    x = Fraction(w["parameter_value"])
+    assert Fraction(w["moment_forward"]) == Fraction(w["moment_backward"]) == phi2(x) > 2
+    assert float(w["claimed_divergence"][1]) < float(w["divergence"][0])
+    assert [p["holds"] for p in r["pieces"]] == [True, True, False]
+
+
+def test_check_for_all_renyi_moment_holds_text():
+    p = run("check", RR, "--for-all", "r", "--renyi-alpha", "2", "--renyi-moment", "r/(1-r)")
+    assert p.stdout.startswith("HOLDS for every r in (1/2, 1): sup Φ_2 ≤ M = r/(1-r)")
+
+
+def test_check_for_all_renyi_refusals_name_the_flag():
+    p = run("check", RR, "--for-all", "r", "--renyi-alpha", "5/2", "--renyi-moment", "2", expect=2)
+    assert "--renyi-alpha" in p.stderr and "non-integer" in p.stderr
+    p = run("check", RR, "--for-all", "r", "--renyi-alpha", "2", "--renyi-epsilon", "1", expect=2)
+    assert "--renyi-epsilon" in p.stderr and "--renyi-moment" in p.stderr
+    p = run("check", RR, "--renyi-alpha", "2", "--renyi-moment", "2", expect=2)
+    assert "--renyi-moment" in p.stderr and "--for-all" in p.stderr
+    p = run("check", RR, "--for-all", "r", "--renyi-alpha", "2", "--renyi-moment", "r", expect=2)
+    assert "--renyi-moment" in p.stderr and "at least 1" in p.stderr

@@ -2,7 +2,10 @@
 // hand-derived closed forms for randomized response and its k-fold compositions (moments multiply),
 // the Rényi gadget of THEOREMS.md D.12, views with mass in one world only (+∞ on the whole range or
 // at the one point where a mass vanishes), and against the numeric engine (worst_case_renyi_moment on
-// the spec instantiated at a random rational r) on random small parametric tables.
+// the spec instantiated at a random rational r) on random small parametric tables. The Rényi claim
+// sup Φ_α ≤ M(r) (parametric::check_renyi_moment_for_all) against hand-solved inequalities and,
+// piece by piece, against the numeric engine's moment compared with M at rational points.
+#include "exactdp/accounting/parametric_check.hpp"
 #include "exactdp/core/error.hpp"
 #include "exactdp/game/engine.hpp"
 #include "exactdp/io/parametric_spec.hpp"
@@ -153,6 +156,97 @@ RC_GTEST_PROP(ParametricRenyi, EqualsTheNumericEngineAtRandomRationalPoints, ())
     RC_ASSERT(w.directional[*piece][0].evaluate(r) == numeric.forward);
     RC_ASSERT(w.directional[*piece][1].evaluate(r) == numeric.backward);
     RC_ASSERT(w.moment[*piece].evaluate(r) == numeric.max());
+  }
+}
+
+TEST(ParametricRenyiClaim, RandomizedResponseFailsExactlyAboveTheRootOfTheHandSolvedQuadratic) {
+  // By hand: one use of RR with p = r has Φ₂ = r²/(1−r) + (1−r)²/r = (1 − 3r + 3r²)/(r(1−r)). The claim
+  // Φ₂ ≤ 2 is 5r² − 5r + 1 ≤ 0, i.e. r ∈ [(5 − √5)/10, (5 + √5)/10]: on (1/2, 1) it fails exactly on
+  // ((5 + √5)/10, 1), whose lower end is the root of 1 − 5r + 5r² in the range (≈ 0.7236)
+  const ParametricSpec spec = parse_parametric_spec(rr_static(1), "rr");
+  const auto d = parametric::check_renyi_moment_for_all(spec.game, 2, f("2"), 1);
+  ASSERT_EQ(d.failing.size(), 1u);
+  const auto& bad = d.failing.front();
+  EXPECT_EQ(bad.lower.polynomial, (std::vector<Integer>{1, -5, 5}));
+  EXPECT_FALSE(bad.lower_closed) << "Φ₂ = 2 at the root itself: the claim holds there";
+  EXPECT_EQ(bad.upper.rational(), std::optional<Rational>(1));
+  EXPECT_FALSE(bad.upper_closed);
+  ASSERT_FALSE(bad.samples.empty());
+  EXPECT_GT(f("(1-3*r+3*r^2)/(r-r^2)").evaluate(bad.samples.front()), Rational(2));
+}
+
+TEST(ParametricRenyiClaim, HandDerivedBoundsHoldForEveryR) {
+  const ParametricSpec spec = parse_parametric_spec(rr_static(2), "rr");
+  // two uses: Φ₂ = ((1 − 3r + 3r²)/(r(1−r)))²; by hand Φ₂(one use) − r/(1−r) = (1 − 2r)/r < 0 on (1/2, 1),
+  // so (r/(1−r))² bounds it; and the exact moment bounds itself (equality everywhere)
+  EXPECT_TRUE(parametric::check_renyi_moment_for_all(spec.game, 2, f("r^2/(1-r)^2"), 2).holds_for_all());
+  EXPECT_TRUE(parametric::check_renyi_moment_for_all(spec.game, 3, f("(r^3/(1-r)^2+(1-r)^3/r^2)^2"), 2).holds_for_all());
+  // … and the moment of one use fails for two on the whole range (Φ > 1 there, so Φ² > Φ)
+  const auto one = parametric::check_renyi_moment_for_all(spec.game, 2, f("(1-3*r+3*r^2)/(r-r^2)"), 2);
+  ASSERT_EQ(one.failing.size(), 1u);
+  EXPECT_EQ(one.failing.front().lower.rational(), std::optional<Rational>(testing::q(1, 2)));
+  EXPECT_EQ(one.failing.front().upper.rational(), std::optional<Rational>(1));
+}
+
+TEST(ParametricRenyiClaim, AnInfiniteMomentFailsItsPoint) {
+  // RR with p = r on [0, 1/2]: Φ₂ = +∞ at r = 0 only (AMassVanishingAtAPointIsAnInfinitePiece). By
+  // hand, Φ₂ ≤ 100 on (0, 1/2] iff 1 − 3r + 3r² ≤ 100r(1 − r) iff 103r² − 103r + 1 ≤ 0: it fails on
+  // (0, ρ), ρ the smaller root (≈ 0.0098), and at the infinite point 0 — one failing interval [0, ρ)
+  const ParametricSpec spec = parse_parametric_spec(rr_static(1, R"({"interval": ["0", "1/2"], "open": false})"), "rr");
+  const auto d = parametric::check_renyi_moment_for_all(spec.game, 2, f("100"), 1);
+  ASSERT_EQ(d.failing.size(), 1u);
+  EXPECT_EQ(d.failing.front().lower.rational(), std::optional<Rational>(0));
+  EXPECT_TRUE(d.failing.front().lower_closed);
+  EXPECT_EQ(d.failing.front().upper.polynomial, (std::vector<Integer>{1, -103, 103}));
+}
+
+TEST(ParametricRenyiClaim, BoundBelowOneOrWithAPoleIsRefusedNamingTheFlag) {
+  const ParametricSpec spec = parse_parametric_spec(rr_static(1), "rr");
+  for (const char* m : {"r", "1/(r-3/4)"}) {
+    try {
+      parametric::check_renyi_moment_for_all(spec.game, 2, f(m), 1);
+      FAIL() << m << " accepted";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("--renyi-moment"), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(ParametricRenyiClaim, WitnessIsTheNumericMomentAboveTheBound) {
+  // check_renyi_moment_for_all (accounting): the failing interval's sample carries the numeric
+  // engine's moments; by hand at its sample r the moment is (1 − 3r + 3r²)/(r(1−r)) > 2
+  const ParametricSpec spec = parse_parametric_spec(rr_static(1), "rr");
+  ParametricCheckOptions options;
+  const auto v = check_renyi_moment_for_all(spec.game, [&](const Rational& r) { return spec.instantiate(r); }, 2, f("2"), options);
+  EXPECT_EQ(v.verdict, Verdict::refuted);
+  ASSERT_EQ(v.witnesses.size(), 1u);
+  const auto& w = v.witnesses.front();
+  EXPECT_EQ(w.bound, Rational(2));
+  EXPECT_EQ(w.forward, ExtendedRational(f("(1-3*r+3*r^2)/(r-r^2)").evaluate(w.value)));
+  EXPECT_EQ(w.backward, w.forward);
+  EXPECT_TRUE(w.claimed.upper() < w.divergence.lower()) << "D₂ certified above ln 2";
+  for (const auto& s : v.worst.samples) EXPECT_TRUE(s.numeric_checked);
+}
+
+RC_GTEST_PROP(ParametricRenyiClaim, HoldsOnAPieceIffTheNumericMomentIsAtMostTheBound, ()) {
+  // on every piece located around a random rational r: the decision "holds" equals the numeric
+  // engine's max(Φ_α(V₀‖V₁), Φ_α(V₁‖V₀)) ≤ M(r) at r (+∞ fails)
+  const ParametricSpec spec = parse_parametric_spec(testing::random_parametric_table_spec(), "random.json");
+  const unsigned long alpha = *rc::gen::inRange(2, 4);
+  static const std::vector<std::string> bounds = {"2", "3/2+r", "1+1/r", "4-2*r", "6/5"};
+  const RationalFunction m = f(bounds[*rc::gen::inRange<std::size_t>(0, bounds.size())]);
+  const auto d = parametric::check_renyi_moment_for_all(spec.game, alpha, m, spec.game.horizon);
+  for (int trial = 0; trial < 4; ++trial) {
+    const Rational r = testing::q(*rc::gen::inRange(1, 100), 100);
+    const auto& pieces = d.partition.pieces;
+    std::optional<std::size_t> piece;
+    for (std::size_t k = 0; k < pieces.size(); ++k)
+      if (pieces[k].is_point() ? pieces[k].sample == r : (r > pieces[k].lower.upper && r < pieces[k].upper.lower)) piece = k;
+    if (!piece) continue;  // inside an isolating interval: not located by this simple lookup
+    EngineOptions o;
+    o.horizon = spec.game.horizon;
+    const auto numeric = worst_case_renyi_moment(spec.instantiate(r), alpha, o);
+    RC_ASSERT(static_cast<bool>(d.holds[*piece]) == (numeric.max() <= ExtendedRational(m.evaluate(r))));
   }
 }
 

@@ -126,37 +126,86 @@ ParametricDeltaProfile worst_case_delta_for_all(const parametric::ParametricGame
   return out;
 }
 
-ParametricRenyiProfile worst_case_renyi_moment_for_all(const parametric::ParametricGame& game,
-                                                       const std::function<Game(const Rational&)>& instantiate, unsigned long alpha,
-                                                       unsigned horizon, bool cross_check, const parametric::ParametricOptions& search) {
-  ParametricRenyiProfile out;
-  out.worst = parametric::worst_case_renyi_moment_for_all(game, alpha, horizon ? horizon : game.horizon, search);
-  const auto& pieces = out.worst.partition.pieces;
+namespace {
+
+/// D_α = ln Φ/(α − 1) (THEOREMS.md B.4) as a certified enclosure; the point +∞ for Φ = +∞.
+Interval renyi_divergence(const ExtendedRational& moment, unsigned long alpha) {
+  if (moment.is_infinite()) return Interval::infinity(default_precision);
+  return log(Interval(moment.value(), default_precision)) / Interval(Rational(static_cast<long>(alpha) - 1), default_precision);
+}
+
+/// The numeric engine's sup Φ_α in both directions at @p r.
+DirectionalResult numeric_renyi(const std::function<Game(const Rational&)>& instantiate, unsigned long alpha, unsigned horizon,
+                                const Rational& r) {
+  EngineOptions o;
+  o.horizon = horizon;
+  return worst_case_renyi_moment(instantiate(r), alpha, o);
+}
+
+/// The pieces' moments and D_α at every rational sample of @p worst; with @p cross_check, the
+/// numeric engine's moments there, equal to the piece's exactly (an exactdp::Error otherwise).
+std::vector<ParametricRenyiSample> renyi_samples(const parametric::ParametricGame& game, const std::function<Game(const Rational&)>& instantiate,
+                                                 const parametric::PiecewiseRenyiMoment& worst, bool cross_check) {
+  std::vector<ParametricRenyiSample> out;
+  const auto& pieces = worst.partition.pieces;
   for (std::size_t k = 0; k < pieces.size(); ++k) {
     if (!pieces[k].sample) continue;  // an irrational point: no rational sample
     const Rational& r = *pieces[k].sample;
-    ParametricRenyiSample s{k, r, out.worst.directional[k][0].evaluate(r), out.worst.directional[k][1].evaluate(r), {}, false};
-    const ExtendedRational moment = std::max(s.forward, s.backward);
-    // D_α = ln Φ_α / (α − 1) (THEOREMS.md B.4), a certified enclosure
-    s.divergence = moment.is_infinite()
-                       ? Interval::infinity(default_precision)
-                       : log(Interval(moment.value(), default_precision)) / Interval(Rational(static_cast<long>(alpha) - 1), default_precision);
+    ParametricRenyiSample s{k, r, worst.directional[k][0].evaluate(r), worst.directional[k][1].evaluate(r), {}, false};
+    s.divergence = renyi_divergence(std::max(s.forward, s.backward), worst.alpha);
     if (cross_check) {
-      EngineOptions o;
-      o.horizon = out.worst.horizon;
-      const DirectionalResult numeric = worst_case_renyi_moment(instantiate(r), alpha, o);
+      const DirectionalResult numeric = numeric_renyi(instantiate, worst.alpha, worst.horizon, r);
       for (int b = 0; b < 2; ++b) {
         const ExtendedRational& expected = b == 0 ? s.forward : s.backward;
         const ExtendedRational& got = b == 0 ? numeric.forward : numeric.backward;
         if (got != expected)
           throw Error(game.name + ": " + game.parameter + " = " + to_string(r), "", "",
                       "internal: the numeric engine's Rényi moment " + to_string(got) + " (direction " + std::to_string(b) +
-                          ") differs from the parametric piece's " + out.worst.directional[k][b].to_string(game.parameter) + " = " +
+                          ") differs from the parametric piece's " + worst.directional[k][b].to_string(game.parameter) + " = " +
                           to_string(expected));
       }
       s.numeric_checked = true;
     }
-    out.samples.push_back(std::move(s));
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+}  // namespace
+
+ParametricRenyiProfile worst_case_renyi_moment_for_all(const parametric::ParametricGame& game,
+                                                       const std::function<Game(const Rational&)>& instantiate, unsigned long alpha,
+                                                       unsigned horizon, bool cross_check, const parametric::ParametricOptions& search) {
+  ParametricRenyiProfile out;
+  out.worst = parametric::worst_case_renyi_moment_for_all(game, alpha, horizon ? horizon : game.horizon, search);
+  out.samples = renyi_samples(game, instantiate, out.worst, cross_check);
+  return out;
+}
+
+ParametricRenyiClaimVerdict check_renyi_moment_for_all(const parametric::ParametricGame& game,
+                                                       const std::function<Game(const Rational&)>& instantiate, unsigned long alpha,
+                                                       const parametric::RationalFunction& bound, const ParametricCheckOptions& options) {
+  if (options.numeric.adversary != AdversaryClass::adaptive)
+    throw Error("--adversary", to_string(options.numeric.adversary), "",
+                "a claim for every value of a parameter is decided against adaptive adversaries only (this version)");
+  const unsigned horizon = options.horizon ? options.horizon : game.horizon;
+  ParametricRenyiClaimVerdict out;
+  out.alpha = alpha;
+  out.bound = bound;
+  out.decision = parametric::check_renyi_moment_for_all(game, alpha, bound, horizon, options.search, &out.worst.worst);
+  out.verdict = out.decision.holds_for_all() ? Verdict::holds : Verdict::refuted;
+  out.worst.samples = renyi_samples(game, instantiate, out.worst.worst, options.cross_check);
+  for (const auto& f : out.decision.failing) {
+    if (f.samples.empty()) continue;
+    const Rational& r = f.samples.front();
+    const DirectionalResult numeric = numeric_renyi(instantiate, alpha, horizon, r);
+    ParametricRenyiWitness w{r, bound.evaluate(r), numeric.forward, numeric.backward, renyi_divergence(numeric.max(), alpha), {}};
+    if (!(ExtendedRational(w.bound) < numeric.max()))
+      throw Error(game.name + ": " + game.parameter + " = " + to_string(r), "", "",
+                  "internal: the parametric decision says the Rényi claim fails here but the numeric engine's moment " +
+                      to_string(numeric.max()) + " is at most the bound " + to_string(w.bound));
+    w.claimed = renyi_divergence(ExtendedRational(w.bound), alpha);
+    out.witnesses.push_back(std::move(w));
   }
   return out;
 }

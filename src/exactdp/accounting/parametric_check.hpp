@@ -126,4 +126,39 @@ ParametricRenyiProfile worst_case_renyi_moment_for_all(const parametric::Paramet
                                                        unsigned horizon = 0, bool cross_check = true,
                                                        const parametric::ParametricOptions& search = {});
 
+/// A Rényi claim's failure at a rational point: the numeric engine's exact moments there, above the
+/// claim's bound.
+struct ParametricRenyiWitness {
+  Rational value;                      ///< the parameter's value (a sample of the failing interval)
+  Rational bound;                      ///< M(value)
+  ExtendedRational forward, backward;  ///< worst_case_renyi_moment at the value: sup Φ_α(V₀‖V₁), sup Φ_α(V₁‖V₀)
+  Interval divergence;                 ///< D_α = ln max(forward, backward)/(α − 1) at the value, certified
+  Interval claimed;                    ///< the claim's level ln M(value)/(α − 1), certified
+};
+
+/// The answer to "sup Φ_α ≤ M(r) for every r of the range" (check_renyi_moment_for_all).
+struct ParametricRenyiClaimVerdict {
+  /// holds: for every r of the range (proved); refuted: exactly on the failing intervals (proved), with
+  /// the numeric engine's moments at a rational point of each.
+  Verdict verdict = Verdict::undecided;
+  unsigned long alpha = 2;
+  parametric::RationalFunction bound;  ///< the claim's M(r)
+  parametric::PureForAllResult decision;
+  /// The piecewise sup Φ_α on the decision's partition, with D_α at every piece's rational sample
+  /// (and the numeric engine's moments there when cross-checked).
+  ParametricRenyiProfile worst;
+  std::vector<ParametricRenyiWitness> witnesses;  ///< one per failing interval with a rational point, in order
+};
+
+/// Decides "the game's worst-case Rényi moment of integer order @p alpha ≥ 2 is at most M(r), both
+/// directions, against every adaptive adversary up to the horizon" — D_α ≤ ln M(r)/(α − 1) — for every
+/// r of game.range (parametric::check_renyi_moment_for_all; docs/parametric.md, "A Rényi claim for all
+/// r"). At a rational point of every failing interval the numeric engine's moments must exceed M
+/// there (the witness; an exactdp::Error if not: one engine would be wrong); with
+/// options.cross_check, its moments at every piece's sample must equal the piece's functions.
+/// options.numeric.adversary must be adaptive.
+ParametricRenyiClaimVerdict check_renyi_moment_for_all(const parametric::ParametricGame& game,
+                                                       const std::function<Game(const Rational&)>& instantiate, unsigned long alpha,
+                                                       const parametric::RationalFunction& bound, const ParametricCheckOptions& options = {});
+
 }  // namespace exactdp

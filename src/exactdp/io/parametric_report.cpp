@@ -502,4 +502,135 @@ std::string parametric_renyi_report(const ParametricSpec& spec, const std::strin
   return json ? parametric_renyi_json(spec, profile) : parametric_renyi_text(spec, profile);
 }
 
+namespace {
+
+/// The pieces of a Rényi claim's decision (as the δ claim's: every piece, whether it holds).
+json decision_pieces_json(const parametric::PureForAllResult& d) {
+  json pieces = json::array();
+  const auto& p = d.partition.pieces;
+  for (std::size_t k = 0; k < p.size(); ++k)
+    pieces.push_back({{"lower", algebraic(p[k].lower)}, {"upper", algebraic(p[k].upper)}, {"lower_closed", p[k].lower_closed},
+                      {"upper_closed", p[k].upper_closed}, {"sample", p[k].sample ? json(to_string(*p[k].sample)) : json(nullptr)},
+                      {"holds", static_cast<bool>(d.holds[k])}});
+  return pieces;
+}
+
+std::string renyi_claim_text(const ParametricSpec& spec, const ParametricRenyiClaimVerdict& v) {
+  return "sup Φ_" + std::to_string(v.alpha) + " ≤ M = " + v.bound.to_string(spec.game.parameter) + ", i.e. D_" + std::to_string(v.alpha) +
+         " ≤ ln M" + (v.alpha == 2 ? std::string() : "/" + std::to_string(v.alpha - 1));
+}
+
+}  // namespace
+
+std::string parametric_renyi_check_json(const ParametricSpec& spec, const ParametricRenyiClaimVerdict& v) {
+  const auto& g = spec.game;
+  json r = header(spec);
+  r["claim"] = {{"renyi_alpha", v.alpha}, {"renyi_moment", v.bound.to_string(g.parameter)}};
+  r["horizon"] = v.decision.horizon;
+  r["adversary"] = "adaptive";
+  r["verdict"] = to_string(v.verdict);
+  r["proved"] = "for every " + g.parameter + " in " + g.range.to_string() + ", every adaptive adversary up to horizon " +
+                std::to_string(v.decision.horizon) + ": the claim " + renyi_claim_text(spec, v) + " (both directions) " +
+                (v.verdict == Verdict::holds ? "holds" : "fails exactly on the failing intervals and holds elsewhere");
+  r["pieces"] = decision_pieces_json(v.decision);
+  json failing = json::array();
+  for (const auto& f : v.decision.failing) {
+    json samples = json::array();
+    for (const auto& s : f.samples) samples.push_back(to_string(s));
+    json e = {{"lower", algebraic(f.lower)}, {"upper", algebraic(f.upper)}, {"lower_closed", f.lower_closed},
+              {"upper_closed", f.upper_closed}, {"samples", samples}};
+    for (const auto& w : v.witnesses)
+      if (!f.samples.empty() && w.value == f.samples.front())
+        e["witness"] = {{"parameter_value", to_string(w.value)},
+                        {"bound", to_string(w.bound)},
+                        {"moment_forward", extended_text(w.forward)},
+                        {"moment_backward", extended_text(w.backward)},
+                        {"divergence", json::array({w.divergence.lower_string(), w.divergence.upper_string()})},
+                        {"claimed_divergence", json::array({w.claimed.lower_string(), w.claimed.upper_string()})}};
+    failing.push_back(std::move(e));
+  }
+  r["failing"] = failing;
+  json worst = json::parse(parametric_renyi_json(spec, v.worst));
+  r["worst_moment"] = worst["pieces"];
+  r["cross_checks"] = worst["cross_checks"];
+  r["stats"] = {{"nodes", v.worst.worst.nodes}, {"leaves", v.worst.worst.leaves}, {"functions", v.decision.functions},
+                {"pieces", v.decision.partition.pieces.size()}, {"passes", v.worst.worst.passes},
+                {"irreducible_factors", v.decision.partition.distinct_factors}};
+  return r.dump();
+}
+
+std::string parametric_renyi_check_text(const ParametricSpec& spec, const ParametricRenyiClaimVerdict& v) {
+  const auto& g = spec.game;
+  const std::string x = g.parameter;
+  const auto& w = v.worst.worst;
+  std::ostringstream os;
+  if (v.verdict == Verdict::holds) {
+    os << "HOLDS for every " << x << " in " << g.range.to_string() << ": " << renyi_claim_text(spec, v)
+       << " (both directions) against every adaptive adversary up to horizon " << v.decision.horizon << ".\n";
+  } else {
+    os << "REFUTED for some " << x << " in " << g.range.to_string() << ": the claim " << renyi_claim_text(spec, v) << " fails exactly for "
+       << x << " in\n";
+    for (const auto& f : v.decision.failing) os << "  " << f.to_string(x) << "\n";
+    const bool some_hold = std::find(v.decision.holds.begin(), v.decision.holds.end(), true) != v.decision.holds.end();
+    os << (some_hold ? "and holds for every other " + x + " of the range" : std::string("(the whole range)"))
+       << " (adaptive adversaries, horizon " << v.decision.horizon << ").\n";
+  }
+  os << "\nWorst Rényi moment sup Φ_" << v.alpha << " over adaptive adversaries (max of both directions), exact on each piece:\n";
+  for (const auto& run : renyi_runs(w)) {
+    const auto& a = w.partition.pieces[run.first];
+    const auto& b = w.partition.pieces[run.second];
+    parametric::Piece merged{a.lower, b.upper, a.lower_closed, b.upper_closed, std::nullopt};
+    os << "  " << x << " in " << merged.to_string(x) << ":  " << w.moment[run.first].to_string(x) << "\n";
+  }
+  os << "\nProof: parametric backward induction (BI-Rényi, THEOREMS.md B.4) over " << w.nodes << " inner game nodes; " << v.decision.functions
+     << " distinct functions compared (leaf masses, actions' values, W⁰ − W¹, M − W^b), signs decided on "
+     << counted(v.decision.partition.pieces.size(), "piece") << " after " << counted(w.passes, "pass")
+     << " of refinement (certified real-root isolation of " << counted(v.decision.partition.distinct_factors, "irreducible factor")
+     << "; docs/parametric.md).\n";
+  for (const auto& wit : v.witnesses)
+    os << "\nWitness at " << x << " = " << to_string(wit.value) << ": the numeric engine's worst moments are Φ = "
+       << extended_text(wit.forward) << " (world 0 vs 1) and " << extended_text(wit.backward) << " (world 1 vs 0); max > M = "
+       << to_string(wit.bound) << " (D_" << v.alpha << " in " << wit.divergence.to_string(6) << " > " << wit.claimed.to_string(6) << ").\n";
+  bool any = false;
+  for (const auto& s : v.worst.samples)
+    if (s.numeric_checked) {
+      if (!any) os << "\nCross-check: the numeric engine's moments (both directions) equal the pieces' functions exactly at " << x << " =";
+      any = true;
+      os << " " << to_string(s.value);
+    }
+  if (any) os << ".\n";
+  return os.str();
+}
+
+ParametricRenyiClaimVerdict check_parametric_renyi_claim(const ParametricSpec& spec, const std::string& parameter,
+                                                                                  const std::string& alpha, const std::string& moment,
+                                                                                  const std::string& epsilon, const ParametricCheckOptions& options,
+                                                                                  const ParametricRenyiFields& fields) {
+  if (!epsilon.empty())
+    throw Error(fields.epsilon, "", epsilon,
+                "for every value of a parameter, write the Rényi claim as " + fields.moment +
+                    " EXPR, the bound M on the moment Φ_α = e^((α−1)·D_α) as a function of the parameter (then D_α ≤ ln M/(α − 1)); "
+                    "a bound on D_α itself is not a rational function of the parameter");
+  if (moment.empty()) throw Error(fields.moment, "", "", "a Rényi claim for every value needs " + fields.moment + ", an expression in the parameter");
+  if (parameter != spec.game.parameter) throw Error(fields.for_all, "", parameter, "the spec's parameter is `" + spec.game.parameter + "`");
+  Rational a;
+  try {
+    a = parse_rational(alpha);
+  } catch (const Error& e) {
+    throw Error(fields.alpha, "", alpha, e.why());
+  }
+  if (a.get_den() != 1)
+    throw Error(fields.alpha, "", alpha,
+                "a Rényi claim for every value of a parameter needs an integer order ≥ 2: for a non-integer α the moment Φ_α is not a "
+                "rational function of " + spec.game.parameter + " (check it at a rational value with the numeric engine)");
+  if (a < 2 || a > 1000) throw Error(fields.alpha, "", alpha, "the Rényi order must be an integer between 2 and 1000");
+  const parametric::RationalFunction m = read_parametric_expression(spec, moment, fields.moment);
+  try {
+    return check_renyi_moment_for_all(spec.game, [&](const Rational& r) { return spec.instantiate(r); }, a.get_num().get_ui(), m, options);
+  } catch (const Error& e) {
+    if (e.where() != "--renyi-moment" || fields.moment == "--renyi-moment") throw;
+    throw Error(fields.moment, e.field(), e.value(), e.why());  // the library names the command line's flag
+  }
+}
+
 }  // namespace exactdp

@@ -94,4 +94,27 @@ std::pair<ParametricClaimVerdict, parametric::RationalFunction> check_parametric
 std::string parametric_profile_report(const ParametricSpec& spec, const std::string& lambda, unsigned horizon, bool cross_check, bool json,
                                       const std::string& lambda_field = "--lambda");
 
+/// How a front end names the inputs of a Rényi claim for every value (errors name these fields).
+struct ParametricRenyiFields {
+  std::string for_all = "--for-all", alpha = "--renyi-alpha", moment = "--renyi-moment", epsilon = "--renyi-epsilon";
+};
+
+/// `check SPEC --for-all P --renyi-alpha A --renyi-moment M` as the command line and Python run it:
+/// @p parameter must be the spec's, α an integer in [2, 1000] (a non-integer order is refused naming
+/// fields.alpha: Φ_α is then not a rational function of the parameter), M an expression in the
+/// parameter (required), an RDP ε refused naming fields.epsilon (e^((α−1)ε) is not rational); then
+/// check_renyi_moment_for_all on the spec.
+ParametricRenyiClaimVerdict check_parametric_renyi_claim(const ParametricSpec& spec, const std::string& parameter,
+                                                                                  const std::string& alpha, const std::string& moment,
+                                                                                  const std::string& epsilon, const ParametricCheckOptions& options,
+                                                                                  const ParametricRenyiFields& fields = {});
+
+/// The report of a Rényi claim for every value. JSON: {"spec", "parameter", "range", "claim":
+/// {"renyi_alpha", "renyi_moment"}, "horizon", "adversary", "verdict", "proved", "pieces" (as the δ
+/// claim's), "failing": [{…, "witness": {"parameter_value", "bound", "moment_forward",
+/// "moment_backward", "divergence": [lo, hi], "claimed_divergence": [lo, hi]}}], "worst_moment" (the
+/// pieces of parametric_renyi_json), "cross_checks", "stats"}.
+std::string parametric_renyi_check_json(const ParametricSpec& spec, const ParametricRenyiClaimVerdict& verdict);
+std::string parametric_renyi_check_text(const ParametricSpec& spec, const ParametricRenyiClaimVerdict& verdict);
+
 }  // namespace exactdp

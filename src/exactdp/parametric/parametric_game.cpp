@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -577,6 +578,69 @@ private:
   std::unordered_map<RationalFunction, std::size_t, FunctionHash> scale_ids_;
 };
 
+/// The rational functions the parametric inductions build, each stored once and named by an id,
+/// with every product, sum and difference they take remembered by its operands' ids. The
+/// inductions run on every piece of a partition (10³ pieces and more), and most pieces' nodes see
+/// the very functions an earlier piece saw: there a node costs lookups, not FLINT arithmetic
+/// (canonical forms are unique, so the function of a sum does not depend on the order of its terms).
+class FunctionTable {
+public:
+  using Id = std::uint32_t;
+  static constexpr Id zero = 0;  ///< the zero function
+
+  FunctionTable() { intern(RationalFunction()); }
+
+  /// The id of @p f (a new one when f was not seen).
+  Id intern(const RationalFunction& f) {
+    const auto [it, fresh] = ids_.try_emplace(f, static_cast<Id>(functions_.size()));
+    if (fresh) functions_.push_back(&it->first);
+    return it->second;
+  }
+  const RationalFunction& operator[](Id id) const { return *functions_[id]; }
+
+  Id product(Id a, Id b) {
+    if (a == zero || b == zero) return zero;
+    return remembered(products_, a, b, [&] { return (*this)[a] * (*this)[b]; });
+  }
+  Id difference(Id a, Id b) {
+    if (a == b) return zero;
+    return remembered(differences_, a, b, [&] { return (*this)[a] - (*this)[b]; });
+  }
+  /// Σ terms (in any order: the result is one canonical function).
+  Id sum(const std::vector<Id>& terms) {
+    if (terms.empty()) return zero;
+    if (terms.size() == 1) return terms.front();
+    if (const auto it = sums_.find(terms); it != sums_.end()) return it->second;
+    RationalFunction s;
+    for (const Id t : terms) s += (*this)[t];
+    const Id id = intern(s);
+    sums_.emplace(terms, id);
+    return id;
+  }
+
+private:
+  struct IdsHash {
+    std::size_t operator()(const std::vector<Id>& ids) const {
+      std::size_t h = ids.size();
+      for (const Id x : ids) h = (h ^ x) * 0x9e3779b97f4a7c15ULL + (h >> 29);
+      return h;
+    }
+  };
+  template <class Compute>
+  Id remembered(std::unordered_map<std::uint64_t, Id>& memo, Id a, Id b, Compute&& compute) {
+    const std::uint64_t key = (static_cast<std::uint64_t>(a) << 32) | b;
+    if (const auto it = memo.find(key); it != memo.end()) return it->second;
+    const Id id = intern(compute());
+    memo.emplace(key, id);
+    return id;
+  }
+
+  std::unordered_map<RationalFunction, Id, FunctionHash> ids_;  // node-based: the keys stay where they are
+  std::vector<const RationalFunction*> functions_;
+  std::unordered_map<std::uint64_t, Id> products_, differences_;
+  std::unordered_map<std::vector<Id>, Id, IdsHash> sums_;
+};
+
 /// The functions whose signs the induction has asked for, and the partition that decides those
 /// known when it was computed. A sign asked for a function not yet decided is recorded as pending.
 class SignOracle {
@@ -613,8 +677,52 @@ public:
       }
     return sign_continuous(f, k);
   }
+  /// sign(table[id], k), the same functions wanted in the same order, with the places of the
+  /// function (or of its numerator and denominator) among the oracle's functions remembered per id:
+  /// after the first call for an id, two vector lookups.
+  std::optional<int> sign(const FunctionTable& table, FunctionTable::Id id, std::size_t k) {
+    if (id == FunctionTable::zero) return 0;
+    if (id >= slots_.size()) slots_.resize(id + 1);
+    Slot& slot = slots_[id];
+    if (!slot.resolved) resolve(table[id], slot);
+    const auto n = sign_at(slot.parts[0], k);
+    if (!slot.split) return n;
+    const auto d = sign_at(slot.parts[1], k);
+    if (!n || !d) return std::nullopt;
+    if (*d == 0)
+      throw Error(variable_, "", table[id].to_string(variable_), "internal: a compared function has a pole on the piece where it is compared");
+    return *n * *d;
+  }
 
 private:
+  /// Where a function of a FunctionTable sits among the oracle's functions: itself, or (split) its
+  /// numerator and denominator.
+  struct Slot {
+    bool resolved = false, split = false;
+    std::array<std::size_t, 2> parts{};
+  };
+  void resolve(const RationalFunction& f, Slot& slot) {
+    slot.resolved = true;
+    if (split_poles_)
+      if (const auto& parts = split(f)) {
+        slot.split = true;
+        slot.parts = {place(parts->first), place(parts->second)};
+        return;
+      }
+    slot.parts[0] = place(f);
+  }
+  /// The index of @p f (not zero) among the functions, appended when new.
+  std::size_t place(const RationalFunction& f) {
+    const auto [it, fresh] = index_.emplace(f, functions_.size());
+    if (fresh) functions_.push_back(f);
+    return it->second;
+  }
+  std::optional<int> sign_at(std::size_t index, std::size_t k) {
+    if (index < decided_) return partition_.signs[index][k];
+    ++misses_;
+    return std::nullopt;
+  }
+
   /// f = N/D with D not constant: {N, D} as polynomials; std::nullopt when D is constant
   /// (remembered per function: the induction asks for the same signs on every piece).
   const std::optional<std::pair<RationalFunction, RationalFunction>>& split(const RationalFunction& f) {
@@ -649,9 +757,10 @@ private:
 public:
   /// True when some function is wanted that the partition does not decide.
   bool pending() const { return functions_.size() > decided_; }
-  /// Recomputes the partition over every function wanted so far.
+  /// Recomputes the partition over every function wanted so far (reusing the factorisations and
+  /// roots of the earlier passes).
   void refine() {
-    partition_ = sign_partition(functions_, range_, variable_);
+    partition_ = sign_partition(functions_, range_, variable_, cache_);
     decided_ = functions_.size();
   }
   const SignPartition& partition() const { return partition_; }
@@ -667,17 +776,21 @@ private:
   std::size_t decided_ = 0;
   std::size_t misses_ = 0;
   SignPartition partition_;
+  SignPartitionCache cache_;  // the passes' function lists grow: factorisations and roots are kept
   bool split_poles_ = false;
+  std::vector<Slot> slots_;
   std::unordered_map<RationalFunction, std::optional<std::pair<RationalFunction, RationalFunction>>, FunctionHash> splits_;
 };
 
-/// The maximum of @p candidates on piece @p k, or std::nullopt when a comparison is not decided
-/// (every undecided pairwise difference is then wanted, so that the next partition decides all).
-std::optional<RationalFunction> maximum_on(const std::vector<RationalFunction>& candidates, std::size_t k, SignOracle& oracle) {
+/// The maximum of @p candidates (ids of @p table) on piece @p k, or std::nullopt when a comparison
+/// is not decided (every undecided pairwise difference is then wanted, so that the next partition
+/// decides all).
+std::optional<FunctionTable::Id> maximum_on(const std::vector<FunctionTable::Id>& candidates, std::size_t k, SignOracle& oracle,
+                                            FunctionTable& table) {
   std::size_t best = 0;
   bool decided = true;
   for (std::size_t j = 1; j < candidates.size(); ++j) {
-    const auto s = oracle.sign(candidates[j] - candidates[best], k);
+    const auto s = oracle.sign(table, table.difference(candidates[j], candidates[best]), k);
     if (!s) {
       decided = false;
       break;
@@ -686,45 +799,60 @@ std::optional<RationalFunction> maximum_on(const std::vector<RationalFunction>& 
   }
   if (decided) return candidates[best];
   for (std::size_t i = 0; i < candidates.size(); ++i)
-    for (std::size_t j = i + 1; j < candidates.size(); ++j) oracle.sign(candidates[j] - candidates[i], k);
+    for (std::size_t j = i + 1; j < candidates.size(); ++j) oracle.sign(table, table.difference(candidates[j], candidates[i]), k);
   return std::nullopt;
 }
 
+/// The merged game tree's edges as the inductions read them: the id of every scale factor.
+std::vector<FunctionTable::Id> scale_ids(const GameDag& dag, FunctionTable& table) {
+  std::vector<FunctionTable::Id> out;
+  for (const auto& c : dag.scales) out.push_back(table.intern(c));
+  return out;
+}
+
+/// The value of an edge's end: c times the node's value @p v (c = 1 for scale 0).
+FunctionTable::Id scaled(const std::vector<FunctionTable::Id>& scales, const GameDag::Child& c, FunctionTable::Id v,
+                         FunctionTable& table) {
+  return c.scale == 0 ? v : table.product(scales[c.scale], v);
+}
+
 /// BI-δ (THEOREMS.md B.2) in direction @p b on piece @p k: the value of every node as the rational
-/// function equal to it on the piece, std::nullopt where a comparison below is not decided yet.
-std::optional<RationalFunction> induction_on_piece(const GameDag& dag, const std::vector<std::array<RationalFunction, 2>>& leaf_terms,
-                                                   int b, std::size_t k, SignOracle& oracle) {
-  std::vector<std::optional<RationalFunction>> value(dag.nodes.size());
+/// function equal to it on the piece (its id in @p table), std::nullopt where a comparison below is
+/// not decided yet. @p leaf_terms: per leaf, the ids of m_b − λ·m_{1−b}.
+std::optional<FunctionTable::Id> induction_on_piece(const GameDag& dag, const std::vector<std::array<FunctionTable::Id, 2>>& leaf_terms,
+                                                    const std::vector<FunctionTable::Id>& scales, int b, std::size_t k,
+                                                    SignOracle& oracle, FunctionTable& table) {
+  std::vector<std::optional<FunctionTable::Id>> value(dag.nodes.size());
+  std::vector<FunctionTable::Id> sums, terms;
   for (std::size_t n = 0; n < dag.nodes.size(); ++n) {
     const auto& node = dag.nodes[n];
     if (node.actions.empty()) {
       // (|m_b| − λ·|m_{1−b}|)⁺
-      const RationalFunction& term = leaf_terms[n][b];
-      const auto s = oracle.sign(term, k);
-      if (s) value[n] = *s > 0 ? term : RationalFunction();
+      const FunctionTable::Id term = leaf_terms[n][b];
+      const auto s = oracle.sign(table, term, k);
+      if (s) value[n] = *s > 0 ? term : FunctionTable::zero;
       continue;
     }
-    std::vector<RationalFunction> sums;
+    sums.clear();
     bool known = true;
     for (const auto& children : node.actions) {
-      RationalFunction sum;
+      terms.clear();
       for (const GameDag::Child& c : children) {
         const auto& v = value[c.node];
         if (!v) {
           known = false;
           break;
         }
-        if (c.scale == 0 || v->is_zero()) sum += *v;
-        else sum += dag.scales[c.scale] * *v;
+        if (*v != FunctionTable::zero) terms.push_back(scaled(scales, c, *v, table));
       }
       if (!known) break;
-      sums.push_back(std::move(sum));
+      sums.push_back(table.sum(terms));
     }
-    if (known) value[n] = maximum_on(sums, k, oracle);
+    if (known) value[n] = maximum_on(sums, k, oracle, table);
   }
   const auto& root = value[dag.root.node];
-  if (!root || dag.root.scale == 0) return root;
-  return dag.scales[dag.root.scale] * *root;
+  if (!root) return root;
+  return scaled(scales, dag.root, *root, table);
 }
 
 /// Runs @p settle(k) on every piece k of @p oracle's partition, refining the partition until one
@@ -794,7 +922,9 @@ PiecewiseDelta worst_case_delta_for_all(const ParametricGame& game, const Ration
   out.lambda = lambda;
   const GameDag dag = DagBuilder(game, horizon, options).run();
   // the leaves' terms m_b − λ·m_{1−b}, whose positive parts are taken
-  std::vector<std::array<RationalFunction, 2>> leaf_terms(dag.nodes.size());
+  FunctionTable table;
+  const std::vector<FunctionTable::Id> scales = scale_ids(dag, table);
+  std::vector<std::array<FunctionTable::Id, 2>> leaf_terms(dag.nodes.size());
   SignOracle oracle(game.range, game.parameter);
   Normaliser normaliser(game.range);
   PairClasses classes(normaliser);
@@ -806,28 +936,38 @@ PiecewiseDelta worst_case_delta_for_all(const ParametricGame& game, const Ration
     ++out.leaves;
     const auto& m = dag.nodes[n].mass;
     classes.insert(m);
-    leaf_terms[n] = {m[0] - lambda * m[1], m[1] - lambda * m[0]};
-    for (const auto& t : leaf_terms[n]) oracle.want(t);
+    const std::array<RationalFunction, 2> terms{m[0] - lambda * m[1], m[1] - lambda * m[0]};
+    for (int b = 0; b < 2; ++b) {
+      oracle.want(terms[b]);
+      leaf_terms[n][b] = table.intern(terms[b]);
+    }
   }
   // refine until one pass decides every comparison on every piece; each pass decides at least one
   // more level of the tree (a decided sign stays decided on the sub-pieces of a refinement), and
   // the root comparisons take one more
   struct Settled {
-    std::array<RationalFunction, 2> directional;
-    RationalFunction delta;
+    std::array<FunctionTable::Id, 2> directional{};
+    FunctionTable::Id delta = FunctionTable::zero;
     std::vector<int> comparison_signs;
+  };
+  // the root comparisons' functions, remembered per (comparison, δ⁰, δ¹)
+  std::map<std::tuple<std::size_t, FunctionTable::Id, FunctionTable::Id>, FunctionTable::Id> compared;
+  const auto comparison = [&](std::size_t c, const std::array<FunctionTable::Id, 2>& d) {
+    const auto [it, fresh] = compared.try_emplace({c, d[0], d[1]}, FunctionTable::zero);
+    if (fresh) it->second = table.intern(comparisons[c]({table[d[0]], table[d[1]]}));
+    return it->second;
   };
   const std::vector<Settled> settled =
       settle_every_piece<Settled>(oracle, horizon + 3, game.name, out.passes, out.reused, [&](std::size_t k) {
         Settled s;
         s.comparison_signs.assign(comparisons.size(), 0);
-        const auto d0 = induction_on_piece(dag, leaf_terms, 0, k, oracle);
-        const auto d1 = induction_on_piece(dag, leaf_terms, 1, k, oracle);
+        const auto d0 = induction_on_piece(dag, leaf_terms, scales, 0, k, oracle, table);
+        const auto d1 = induction_on_piece(dag, leaf_terms, scales, 1, k, oracle, table);
         if (!d0 || !d1) return s;
         s.directional = {*d0, *d1};
-        if (const auto larger = maximum_on({*d0, *d1}, k, oracle)) s.delta = *larger;
+        if (const auto larger = maximum_on({*d0, *d1}, k, oracle, table)) s.delta = *larger;
         for (std::size_t c = 0; c < comparisons.size(); ++c)
-          if (const auto sign = oracle.sign(comparisons[c](s.directional), k)) s.comparison_signs[c] = *sign;
+          if (const auto sign = oracle.sign(table, comparison(c, s.directional), k)) s.comparison_signs[c] = *sign;
         return s;
       });
   const std::size_t pieces = oracle.partition().pieces.size();
@@ -835,8 +975,8 @@ PiecewiseDelta worst_case_delta_for_all(const ParametricGame& game, const Ration
   out.delta.resize(pieces);
   if (comparison_signs) comparison_signs->assign(comparisons.size(), std::vector<int>(pieces, 0));
   for (std::size_t k = 0; k < pieces; ++k) {
-    out.directional[k] = settled[k].directional;
-    out.delta[k] = settled[k].delta;
+    out.directional[k] = {table[settled[k].directional[0]], table[settled[k].directional[1]]};
+    out.delta[k] = table[settled[k].delta];
     if (comparison_signs)
       for (std::size_t c = 0; c < comparisons.size(); ++c) (*comparison_signs)[c][k] = settled[k].comparison_signs[c];
   }
@@ -872,44 +1012,51 @@ PureForAllResult check_approximate_dp_for_all(const ParametricGame& game, const 
 
 namespace {
 
-/// The leaf terms of BI-Rényi per direction b (THEOREMS.md B.4): |m_b|^α·|m_{1−b}|^{1−α} as a
-/// rational function where both masses are not identically zero (its value wherever |m_{1−b}| ≠ 0).
+/// A leaf of BI-Rényi (THEOREMS.md B.4), as ids of a FunctionTable: its masses |m₀|, |m₁| and per
+/// direction b the term |m_b|^α·|m_{1−b}|^{1−α} as a rational function where both masses are not
+/// identically zero (its value wherever |m_{1−b}| ≠ 0; zero, and unused, otherwise).
 struct RenyiLeaf {
-  std::array<RationalFunction, 2> mass;
-  std::array<RationalFunction, 2> term;  ///< zero where a mass is identically zero (unused then)
+  std::array<FunctionTable::Id, 2> mass{}, term{};
+};
+
+/// A value of the induction on a piece: +∞ on the whole piece, or a function (an id).
+struct ExtendedId {
+  bool infinite = false;
+  FunctionTable::Id value = FunctionTable::zero;
 };
 
 /// The value of leaf @p leaf in direction @p b on piece @p k: 0 where |m_b| = 0, +∞ where
 /// |m_{1−b}| = 0 < |m_b|, the rational term otherwise (each decided on the whole piece by the
 /// masses' signs); std::nullopt while a mass's sign is undecided.
-std::optional<ExtendedFunction> renyi_leaf_on_piece(const RenyiLeaf& leaf, int b, std::size_t k, SignOracle& oracle) {
-  const RationalFunction &p = leaf.mass[b], &q = leaf.mass[1 - b];
-  if (p.is_zero()) return ExtendedFunction{};
-  const auto sp = oracle.sign(p, k);
-  const auto sq = q.is_zero() ? std::optional<int>(0) : oracle.sign(q, k);
+std::optional<ExtendedId> renyi_leaf_on_piece(const RenyiLeaf& leaf, int b, std::size_t k, SignOracle& oracle, FunctionTable& table) {
+  const FunctionTable::Id p = leaf.mass[b], q = leaf.mass[1 - b];
+  if (p == FunctionTable::zero) return ExtendedId{};
+  const auto sp = oracle.sign(table, p, k);
+  const auto sq = q == FunctionTable::zero ? std::optional<int>(0) : oracle.sign(table, q, k);
   if (!sp || !sq) return std::nullopt;
-  if (*sp == 0) return ExtendedFunction{};
-  if (*sq == 0) return ExtendedFunction{true, {}};
-  return ExtendedFunction{false, leaf.term[b]};
+  if (*sp == 0) return ExtendedId{};
+  if (*sq == 0) return ExtendedId{true};
+  return ExtendedId{false, leaf.term[b]};
 }
 
 /// BI-Rényi in direction @p b on piece @p k: the value of the root as +∞ or the rational function
 /// equal to it on the piece; std::nullopt where a sign below is not decided yet. Stopping at an inner
 /// node is never better than continuing (A.4: the term is subadditive over a split of the masses),
 /// so a node's value is the largest action's sum over its answers.
-std::optional<ExtendedFunction> renyi_on_piece(const GameDag& dag, const std::vector<RenyiLeaf>& leaves, int b, std::size_t k,
-                                               SignOracle& oracle) {
-  std::vector<std::optional<ExtendedFunction>> value(dag.nodes.size());
+std::optional<ExtendedId> renyi_on_piece(const GameDag& dag, const std::vector<RenyiLeaf>& leaves, const std::vector<FunctionTable::Id>& scales,
+                                         int b, std::size_t k, SignOracle& oracle, FunctionTable& table) {
+  std::vector<std::optional<ExtendedId>> value(dag.nodes.size());
+  std::vector<FunctionTable::Id> sums, terms;
   for (std::size_t n = 0; n < dag.nodes.size(); ++n) {
     const auto& node = dag.nodes[n];
     if (node.actions.empty()) {
-      value[n] = renyi_leaf_on_piece(leaves[n], b, k, oracle);
+      value[n] = renyi_leaf_on_piece(leaves[n], b, k, oracle, table);
       continue;
     }
-    std::vector<RationalFunction> sums;
+    sums.clear();
     bool known = true, infinite = false;
     for (const auto& children : node.actions) {
-      RationalFunction sum;
+      terms.clear();
       bool action_infinite = false;
       for (const GameDag::Child& c : children) {
         const auto& v = value[c.node];
@@ -918,25 +1065,25 @@ std::optional<ExtendedFunction> renyi_on_piece(const GameDag& dag, const std::ve
           break;
         }
         if (v->infinite) action_infinite = true;  // c·∞ = ∞ for the factor c > 0
-        else if (!action_infinite && !v->value.is_zero()) sum += c.scale == 0 ? v->value : dag.scales[c.scale] * v->value;
+        else if (!action_infinite && v->value != FunctionTable::zero) terms.push_back(scaled(scales, c, v->value, table));
       }
       if (!known) break;
       if (action_infinite) infinite = true;
-      else sums.push_back(std::move(sum));
+      else sums.push_back(table.sum(terms));
     }
     if (!known) continue;
-    if (infinite) value[n] = ExtendedFunction{true, {}};
-    else if (auto m = maximum_on(sums, k, oracle)) value[n] = ExtendedFunction{false, std::move(*m)};
+    if (infinite) value[n] = ExtendedId{true};
+    else if (auto m = maximum_on(sums, k, oracle, table)) value[n] = ExtendedId{false, *m};
   }
   auto root = value[dag.root.node];
-  if (root && !root->infinite && dag.root.scale != 0) root->value = dag.scales[dag.root.scale] * root->value;
+  if (root && !root->infinite) root->value = scaled(scales, dag.root, root->value, table);
   return root;
 }
 
-}  // namespace
-
-PiecewiseRenyiMoment worst_case_renyi_moment_for_all(const ParametricGame& game, unsigned long alpha, unsigned horizon,
-                                                     const ParametricOptions& options) {
+/// Parametric BI-Rényi (PiecewiseRenyiMoment) and, with @p bound, the sign of M − W^b in both
+/// directions on every piece (−1 where W^b = +∞), the smaller of the two in @p bound_signs.
+PiecewiseRenyiMoment renyi_induction(const ParametricGame& game, unsigned long alpha, unsigned horizon, const ParametricOptions& options,
+                                     const RationalFunction* bound, std::vector<int>* bound_signs) {
   if (alpha < 2)
     throw Error(game.name, "alpha", std::to_string(alpha),
                 "the parametric Rényi moment needs an integer order α ≥ 2 (for other α the moment is not a rational function of " +
@@ -950,6 +1097,8 @@ PiecewiseRenyiMoment worst_case_renyi_moment_for_all(const ParametricGame& game,
   // the leaves' masses are decided first: where one vanishes, a term is 0 or +∞ instead of the
   // rational function's value, so those points are pieces of their own
   SignOracle oracle(game.range, game.parameter, true);
+  FunctionTable table;
+  const std::vector<FunctionTable::Id> scales = scale_ids(dag, table);
   std::vector<RenyiLeaf> leaves(dag.nodes.size());
   const long a = static_cast<long>(alpha);
   for (std::size_t n = 0; n < dag.nodes.size(); ++n) {
@@ -958,34 +1107,74 @@ PiecewiseRenyiMoment worst_case_renyi_moment_for_all(const ParametricGame& game,
       continue;
     }
     ++out.leaves;
+    const auto& mass = dag.nodes[n].mass;
     RenyiLeaf& leaf = leaves[n];
-    leaf.mass = dag.nodes[n].mass;
     for (int b = 0; b < 2; ++b) {
-      oracle.want(leaf.mass[b]);
-      if (!leaf.mass[0].is_zero() && !leaf.mass[1].is_zero()) leaf.term[b] = leaf.mass[b].pow(a) / leaf.mass[1 - b].pow(a - 1);
+      oracle.want(mass[b]);
+      leaf.mass[b] = table.intern(mass[b]);
+      if (!mass[0].is_zero() && !mass[1].is_zero()) leaf.term[b] = table.intern(mass[b].pow(a) / mass[1 - b].pow(a - 1));
     }
   }
   struct Settled {
-    std::array<ExtendedFunction, 2> directional;
-    ExtendedFunction moment;
+    std::array<ExtendedId, 2> directional;
+    ExtendedId moment;
+    int bound_sign = 0;
+  };
+  // M − W^b, remembered per W^b
+  std::unordered_map<FunctionTable::Id, FunctionTable::Id> below_bound;
+  const auto bound_sign = [&](const ExtendedId& w, std::size_t k) -> std::optional<int> {
+    if (w.infinite) return -1;
+    const auto [it, fresh] = below_bound.try_emplace(w.value, FunctionTable::zero);
+    if (fresh) it->second = table.intern(*bound - table[w.value]);
+    return oracle.sign(table, it->second, k);
   };
   const std::vector<Settled> settled =
       settle_every_piece<Settled>(oracle, horizon + 3, game.name, out.passes, out.reused, [&](std::size_t k) {
         Settled s;
-        const auto w0 = renyi_on_piece(dag, leaves, 0, k, oracle);
-        const auto w1 = renyi_on_piece(dag, leaves, 1, k, oracle);
+        const auto w0 = renyi_on_piece(dag, leaves, scales, 0, k, oracle, table);
+        const auto w1 = renyi_on_piece(dag, leaves, scales, 1, k, oracle, table);
         if (!w0 || !w1) return s;
         s.directional = {*w0, *w1};
-        if (w0->infinite || w1->infinite) s.moment = ExtendedFunction{true, {}};
-        else if (const auto larger = maximum_on({w0->value, w1->value}, k, oracle)) s.moment = ExtendedFunction{false, *larger};
+        if (w0->infinite || w1->infinite) s.moment = ExtendedId{true};
+        else if (const auto larger = maximum_on({w0->value, w1->value}, k, oracle, table)) s.moment = ExtendedId{false, *larger};
+        if (bound) {
+          const auto s0 = bound_sign(*w0, k), s1 = bound_sign(*w1, k);
+          if (s0 && s1) s.bound_sign = std::min(*s0, *s1);
+        }
         return s;
       });
   out.partition = oracle.partition();
   out.functions = oracle.size();
+  const auto extended = [&](const ExtendedId& e) { return e.infinite ? ExtendedFunction{true, {}} : ExtendedFunction{false, table[e.value]}; };
   for (const auto& s : settled) {
-    out.directional.push_back(s.directional);
-    out.moment.push_back(s.moment);
+    out.directional.push_back({extended(s.directional[0]), extended(s.directional[1])});
+    out.moment.push_back(extended(s.moment));
+    if (bound_signs) bound_signs->push_back(s.bound_sign);
   }
+  return out;
+}
+
+}  // namespace
+
+PiecewiseRenyiMoment worst_case_renyi_moment_for_all(const ParametricGame& game, unsigned long alpha, unsigned horizon,
+                                                     const ParametricOptions& options) {
+  return renyi_induction(game, alpha, horizon, options, nullptr, nullptr);
+}
+
+PureForAllResult check_renyi_moment_for_all(const ParametricGame& game, unsigned long alpha, const RationalFunction& bound, unsigned horizon,
+                                            const ParametricOptions& options, PiecewiseRenyiMoment* worst) {
+  require_at_least(game, bound, 1, "--renyi-moment", "the bound M on Φ_α");
+  std::vector<int> signs;
+  PiecewiseRenyiMoment w = renyi_induction(game, alpha, horizon, options, &bound, &signs);
+  PureForAllResult out;
+  out.horizon = horizon;
+  out.partition = w.partition;
+  out.nodes = w.nodes;
+  out.functions = w.functions;
+  out.holds.assign(out.partition.pieces.size(), true);
+  for (std::size_t k = 0; k < out.holds.size(); ++k) out.holds[k] = signs[k] >= 0;
+  out.failing = failing_ranges(out.partition.pieces, out.holds);
+  if (worst) *worst = std::move(w);
   return out;
 }
 

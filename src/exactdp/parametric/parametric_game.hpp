@@ -219,6 +219,17 @@ struct PiecewiseRenyiMoment {
 PiecewiseRenyiMoment worst_case_renyi_moment_for_all(const ParametricGame& game, unsigned long alpha, unsigned horizon,
                                                      const ParametricOptions& options = {});
 
+/// The Rényi claim "sup over adaptive adversaries of Φ_α ≤ M(r), both directions" — equivalently
+/// D_α ≤ ln M(r)/(α − 1), i.e. (α, ln M(r)/(α − 1))-RDP up to the horizon — for every r of the range
+/// at once (docs/parametric.md, "A Rényi claim for all r"): it holds on a piece iff M − W⁰ ≥ 0 and
+/// M − W¹ ≥ 0 there (W^b = +∞ fails), signs decided on the partition of the parametric BI-Rényi
+/// induction (worst_case_renyi_moment_for_all) refined by these two comparisons. M must be a rational
+/// function continuous and ≥ 1 on the range (exactdp::Error, field "--renyi-moment", otherwise: Φ_α ≥ 1
+/// always), α an integer ≥ 2 (field "alpha"). @p worst receives the piecewise moment (its partition
+/// is the result's). `view_pairs` is not counted (0).
+PureForAllResult check_renyi_moment_for_all(const ParametricGame& game, unsigned long alpha, const RationalFunction& bound, unsigned horizon,
+                                            const ParametricOptions& options = {}, PiecewiseRenyiMoment* worst = nullptr);
+
 /// The worst-case pure-DP ratio as a piecewise rational function of the parameter: on each piece
 /// of the range, the largest of the candidate ratios P₀(t)/P₁(t) and P₁(t)/P₀(t) over the
 /// transcripts t (THEOREMS.md B.5 at every r) — their upper envelope (parametric/envelope.hpp),

@@ -11,6 +11,8 @@
 
 #include <algorithm>
 #include <map>
+#include <unordered_map>
+#include <unordered_set>
 #include <sstream>
 
 namespace exactdp::parametric {
@@ -271,7 +273,57 @@ Rational simplest_rational_between(const Rational& a, const Rational& b) {
   return Rational(fl) + 1 / simplest_rational_between(1 / (b - fl), 1 / (a - fl));
 }
 
+/// A numerator's part of sign_partition(): no root in the range (the sign is then constant), or its
+/// signed factorisation.
+struct NumeratorFactors {
+  bool no_root = false;
+  SignedFactorization factorization;
+};
+
+struct SignPartitionCache::Impl {
+  std::optional<ParameterRange> range;
+  std::unordered_map<std::string, NumeratorFactors> numerators;
+  std::unordered_map<std::string, std::vector<RealAlgebraic>> roots;  // per irreducible factor
+  std::unordered_set<std::string> denominators;                      // checked: no root in the range
+};
+
+SignPartitionCache::SignPartitionCache() : impl_(std::make_unique<Impl>()) {}
+SignPartitionCache::~SignPartitionCache() = default;
+
+namespace {
+
+std::string poly_key(const fmpz_poly_struct* p) {
+  char* key = fmpz_poly_get_str(p);
+  std::string k(key);
+  flint_free(key);
+  return k;
+}
+
+SignPartition sign_partition_impl(const std::vector<RationalFunction>& functions, const ParameterRange& range, std::string_view variable,
+                                  SignPartitionCache::Impl* cache);
+
+}  // namespace
+
 SignPartition sign_partition(const std::vector<RationalFunction>& functions, const ParameterRange& range, std::string_view variable) {
+  return sign_partition_impl(functions, range, variable, nullptr);  // one call: nothing to keep (and no keys to print)
+}
+
+SignPartition sign_partition(const std::vector<RationalFunction>& functions, const ParameterRange& range, std::string_view variable,
+                             SignPartitionCache& cache) {
+  auto& c = cache.impl();
+  if (c.range && (c.range->lower != range.lower || c.range->upper != range.upper || c.range->lower_open != range.lower_open ||
+                  c.range->upper_open != range.upper_open))
+    throw Error("parametric::sign_partition", "", range.to_string(), "internal: a sign partition cache used with another range");
+  c.range = range;
+  return sign_partition_impl(functions, range, variable, &c);
+}
+
+namespace {
+
+SignPartition sign_partition_impl(const std::vector<RationalFunction>& functions, const ParameterRange& range, std::string_view variable,
+                                  SignPartitionCache::Impl* cache) {
+  SignPartitionCache::Impl local;  // without a cache: this call's own (its denominators, numerators and roots)
+  if (!cache) cache = &local;
   if (!(range.lower < range.upper)) throw Error("parametric::sign_partition", "", range.to_string(), "the range is empty or a single point");
   SignPartition out;
   out.range = range;
@@ -281,41 +333,48 @@ SignPartition sign_partition(const std::vector<RationalFunction>& functions, con
   std::vector<std::vector<std::size_t>> factors_of(functions.size());
   std::vector<std::vector<slong>> exponents_of(functions.size());
   std::vector<int> unit_of(functions.size(), 0);
-  std::map<std::string, bool> denominator_checked;
   std::vector<std::optional<int>> constant_sign(functions.size());  // functions without a root in the range
   const Rational inside = simplest_rational_between(range.lower, range.upper);
   for (std::size_t i = 0; i < functions.size(); ++i) {
     auto* q = static_cast<fmpz_poly_q_struct*>(functions[i].flint());
-    Poly den(fmpz_poly_q_denref(q));
+    const Poly den(fmpz_poly_q_denref(q));
     if (!no_root_in(den, range)) {
-      char* key = fmpz_poly_get_str(den.get());
-      std::string k(key);
-      flint_free(key);
-      if (!denominator_checked.count(k)) {
+      std::string k = poly_key(den.get());
+      if (!cache->denominators.count(k)) {
         auto poles = real_roots_in(den.coefficients(), range);
         if (!poles.empty())
           throw Error("", "", functions[i].to_string(variable),
                       "the denominator vanishes at " + poles.front().to_string(variable) + ", inside the parameter range " +
                           range.to_string());
-        denominator_checked[k] = true;
+        cache->denominators.insert(std::move(k));
       }
     }
     if (functions[i].is_zero()) continue;
     // a numerator with no root in the range (Descartes' bound 0 on the open interval, non-zero at
     // an included end) has one sign on all of it: no factorisation, no piece
-    const Poly numerator(fmpz_poly_q_numref(q));
-    if (no_root_in(numerator, range)) {
+    NumeratorFactors fresh_factors;
+    bool fresh_numerator = true;
+    NumeratorFactors* entry = &fresh_factors;
+    if (cache != &local) {  // kept between calls: keyed by the numerator
+      auto [it, fresh] = cache->numerators.try_emplace(poly_key(fmpz_poly_q_numref(q)));
+      entry = &it->second;
+      fresh_numerator = fresh;
+    }
+    NumeratorFactors& nf = *entry;
+    if (fresh_numerator) {
+      const Poly numerator(fmpz_poly_q_numref(q));
+      nf.no_root = no_root_in(numerator, range);
+      if (!nf.no_root) nf.factorization = signed_factorization(fmpz_poly_q_numref(q));
+    }
+    if (nf.no_root) {
       constant_sign[i] = sgn(functions[i].evaluate(inside));
       continue;
     }
-    SignedFactorization sf = signed_factorization(fmpz_poly_q_numref(q));
+    const SignedFactorization& sf = nf.factorization;
     unit_of[i] = sf.unit;
-    for (auto& [f, e] : sf.factors) {
+    for (const auto& [f, e] : sf.factors) {
       if (f.degree() <= 0) continue;  // a constant factor carries no sign change (its sign is in unit)
-      char* key = fmpz_poly_get_str(f.get());
-      std::string k(key);
-      flint_free(key);
-      auto [it, fresh] = factor_index.try_emplace(k, factors.size());
+      auto [it, fresh] = factor_index.try_emplace(poly_key(f.get()), factors.size());
       if (fresh) factors.push_back(f);
       factors_of[i].push_back(it->second);
       exponents_of[i].push_back(e);
@@ -324,8 +383,14 @@ SignPartition sign_partition(const std::vector<RationalFunction>& functions, con
   out.distinct_factors = factors.size();
   // every root of every factor in the range, each tagged with its factor
   std::vector<std::pair<RealAlgebraic, std::size_t>> roots;
+  std::vector<const std::vector<RealAlgebraic>*> roots_of(factors.size());
+  for (const auto& [key, k] : factor_index) {
+    auto [it, fresh] = cache->roots.try_emplace(key);
+    if (fresh) it->second = real_roots_in(factors[k].coefficients(), range);
+    roots_of[k] = &it->second;
+  }
   for (std::size_t k = 0; k < factors.size(); ++k)
-    for (auto& r : real_roots_in(factors[k].coefficients(), range)) roots.push_back({r, k});
+    for (const auto& r : *roots_of[k]) roots.push_back({r, k});
   for (bool overlap = true; overlap;) {
     std::sort(roots.begin(), roots.end(), [](const auto& x, const auto& y) { return x.first.lower < y.first.lower; });
     overlap = false;
@@ -374,13 +439,23 @@ SignPartition sign_partition(const std::vector<RationalFunction>& functions, con
   // factor evaluated once per piece; a denominator has no root in the range, so its sign is that
   // at any point of the range
   out.signs.assign(functions.size(), std::vector<int>(out.pieces.size(), 0));
+  // A factor is evaluated at the first region's sample only: it is irreducible, hence squarefree,
+  // so each of its roots is simple and its sign flips exactly at its own point pieces (and nowhere
+  // else: every root of every factor in the range is a piece).
   std::vector<std::vector<int>> factor_sign(factors.size(), std::vector<int>(out.pieces.size(), 0));
-  for (std::size_t f = 0; f < factors.size(); ++f)
-    for (std::size_t k = 0; k < out.pieces.size(); ++k)
-      if (!piece_factor[k]) factor_sign[f][k] = factors[f].sign_at(*out.pieces[k].sample);
-  std::size_t some_region = 0;
-  while (piece_factor[some_region]) ++some_region;
-  const Rational& anywhere = *out.pieces[some_region].sample;
+  std::size_t first_region = 0;
+  while (piece_factor[first_region]) ++first_region;
+  for (std::size_t f = 0; f < factors.size(); ++f) {
+    int s = factors[f].sign_at(*out.pieces[first_region].sample);
+    for (std::size_t k = first_region; k < out.pieces.size(); ++k) {
+      if (piece_factor[k]) {
+        if (*piece_factor[k] == f) s = -s;
+        continue;
+      }
+      factor_sign[f][k] = s;
+    }
+  }
+  const Rational& anywhere = *out.pieces[first_region].sample;
   for (std::size_t i = 0; i < functions.size(); ++i) {
     if (functions[i].is_zero()) continue;  // sign 0 everywhere
     if (constant_sign[i]) {
@@ -405,6 +480,8 @@ SignPartition sign_partition(const std::vector<RationalFunction>& functions, con
   }
   return out;
 }
+
+}  // namespace
 
 std::optional<Rational> negative_point(const RationalFunction& f, const ParameterRange& range, std::string_view variable) {
   const SignPartition p = sign_partition({f}, range, variable);

@@ -17,6 +17,7 @@
 #include "exactdp/numeric/rational.hpp"
 #include "exactdp/parametric/rational_function.hpp"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -82,6 +83,29 @@ std::vector<RealAlgebraic> real_roots_in(const std::vector<Integer>& polynomial,
 /// function is not a continuous function of the parameter on the range.
 SignPartition sign_partition(const std::vector<RationalFunction>& functions, const ParameterRange& range,
                              std::string_view variable = "r");
+
+/// What sign_partition() can keep between calls over one range whose function lists grow (the
+/// refinement passes of the parametric inductions, each a superset of the last): every numerator's
+/// factorisation and every irreducible factor's isolated roots in the range, keyed by the
+/// polynomial. The partition computed with it is the one computed without (the same factors in the
+/// same order, the same isolating intervals before they are separated).
+class SignPartitionCache {
+public:
+  SignPartitionCache();
+  ~SignPartitionCache();
+  SignPartitionCache(const SignPartitionCache&) = delete;
+  SignPartitionCache& operator=(const SignPartitionCache&) = delete;
+  struct Impl;
+  Impl& impl() { return *impl_; }
+
+private:
+  std::unique_ptr<Impl> impl_;
+};
+
+/// sign_partition() reusing (and filling) @p cache; throws exactdp::Error when @p cache was used
+/// with another range (internal).
+SignPartition sign_partition(const std::vector<RationalFunction>& functions, const ParameterRange& range, std::string_view variable,
+                             SignPartitionCache& cache);
 
 /// The rational with the smallest denominator (then the smallest absolute numerator) strictly
 /// between @p a and @p b (a < b): the sample points of a partition are as simple as possible.
