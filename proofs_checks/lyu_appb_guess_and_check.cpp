@@ -88,7 +88,7 @@ Game lyu_svt(const Rational& r_threshold, const Rational& r_query, unsigned cuto
     for (MessageId v1 = 0; v1 < 3; ++v1)
       if (v0 + 1 >= v1 && v1 + 1 >= v0) pairs.push_back({v0, v1});
   Game g{name, mech, std::make_shared<PairsVerifier>(std::move(pairs), std::nullopt), {InitialLaw{{start, Rational(1)}}, InitialLaw{{start, Rational(1)}}},
-         {"x", "x'"}, horizon};
+         {"x", "x'"}, horizon, std::nullopt};
   g.validate();
   return g;
 }
@@ -111,7 +111,7 @@ Game dlap_answers(const Rational& r, unsigned c) {
                                                       [](const long& u) { return std::to_string(u) + " used"; });
   const StateId start = mech->state_id(0);
   Game g{name, mech, std::make_shared<PairsVerifier>(std::vector<MessagePair>{{0, 0}, {0, 1}, {1, 0}, {1, 1}}, std::nullopt),
-         {InitialLaw{{start, Rational(1)}}, InitialLaw{{start, Rational(1)}}}, {"x", "x'"}, c};
+         {InitialLaw{{start, Rational(1)}}, InitialLaw{{start, Rational(1)}}}, {"x", "x'"}, c, std::nullopt};
   g.validate();
   return g;
 }

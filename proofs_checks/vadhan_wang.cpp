@@ -502,7 +502,7 @@ Game ordered_null_composition(const std::vector<Game>& parts) {
     }
     init[b] = {{mech->state_id(tuple), Rational(1)}};
   }
-  Game g{mech->name(), mech, std::make_shared<AutomatonVerifier>(names, 0, edges), init, parts[0].world_names, static_cast<unsigned>(k) * total};
+  Game g{mech->name(), mech, std::make_shared<AutomatonVerifier>(names, 0, edges), init, parts[0].world_names, static_cast<unsigned>(k) * total, std::nullopt};
   g.validate();
   return g;
 }

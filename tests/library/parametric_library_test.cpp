@@ -124,7 +124,7 @@ TEST(ParametricTreeCounter, SpecHorizonShorterThanTheTreeIsHonoured) {
   EXPECT_EQ(ratio.candidates[ratio.best[0]], RationalFunction::variable().pow(-2));
   // the numeric engine on the instance at rational r (which honours the spec's horizon) agrees
   const auto views = parametric::transcript_probabilities(short_spec.game, short_spec.game.horizon);
-  for (const Rational r : {fraction(1, 7), fraction(1, 2), fraction(5, 6)}) {
+  for (const Rational& r : {fraction(1, 7), fraction(1, 2), fraction(5, 6)}) {
     const Game numeric = short_spec.instantiate(r);
     EXPECT_EQ(numeric.horizon, 3u);
     EXPECT_EQ(worst_ratio_at(views, r), worst_case_ratio(numeric).max().value()) << "r = " << r;
@@ -228,7 +228,7 @@ TEST(ParametricLdpProtocol, ClosedFormsByHand) {
     const RationalFunction expected = k == 1 ? RationalFunction(0) : parse_rational_function("(1-r)/(1+r)^2", "r");
     for (const auto& d : delta.delta) EXPECT_EQ(d, expected) << "k " << k;
     // and the numeric engine on the protocol built with λ = 1/r at rational r
-    for (const Rational x : {fraction(1, 3), fraction(3, 4)}) {
+    for (const Rational& x : {fraction(1, 3), fraction(3, 4)}) {
       EXPECT_EQ(worst_case_ratio(spec.instantiate(x)).max().value(), r.pow(-k).evaluate(x)) << "k " << k << " r = " << x;
       EXPECT_EQ(worst_case_hockey_stick(spec.instantiate(x), Rational(1 / x)).delta(), expected.evaluate(x)) << "k " << k << " r = " << x;
     }
