@@ -37,8 +37,8 @@ inline constexpr std::size_t max_session_line_bytes = std::size_t{1} << 16;
 /// law): a spec estimated above it is refused when it is read, before any table is built
 /// (MechanismSpec::table_size(), accounting/mechanism_spec.hpp). 1 GiB, the composition planner's
 /// default budget (default_memory_budget, accounting/composition_plan.hpp), because the same
-/// option raises both: `--max-memory` (MiB) of compose, audit and calibrate, `max_memory` (bytes)
-/// in Python.
+/// option raises both: `--max-memory` (MiB) of compose and audit, `max_memory` (bytes) in
+/// Python (calibrate reads its levels at this default).
 inline constexpr std::uint64_t default_spec_table_budget = std::uint64_t{1} << 30;
 /// Largest memory budget a front end accepts (`--max-memory`, the game engine's and the composition
 /// planner's alike), in MiB: 2^30 MiB = 1 PiB, so MiB → bytes cannot overflow.
