@@ -85,8 +85,8 @@ struct DpGuarantee {
 /// What the tables of one use of a spec are estimated to take, from its parameters alone (nothing
 /// is built): the refusal of parse_mechanism_spec() compares `bytes` with the caller's budget.
 struct SpecTableSize {
-  /// Outcomes of the one-use pair (atoms of its privacy-loss distribution); 0 for the closed-form
-  /// mechanisms (untruncated dgauss, laplace, gauss), which build no table.
+  /// Outcomes of the one-use pair (atoms of its PLD); 0 exactly when the spec has neither exact_loss()
+  /// nor certified_loss() (closed forms: untruncated dgauss, laplace, gauss), so it tells finiteness.
   Integer outcomes = 0;
   /// The largest number of bits of one outcome's exact masses (numerator and denominator; e.g.
   /// ≈ S·log₂(p·q) + O(1) for dlaplace:r=p/q with sensitivity S), or of its certified enclosures.
