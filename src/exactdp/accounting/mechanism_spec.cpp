@@ -435,7 +435,9 @@ SpecTableSize MechanismSpec::table_size() const {
     }
     case MechanismFamily::discrete_gaussian: {
       if (!has("truncation")) return {};  // closed forms (their own term limit: discrete_gaussian.hpp)
-      const Integer outcomes = 2 * get("truncation").get_num() + 1 + get("sensitivity").get_num();
+      // the supports [−T, T] and [S − T, S + T]: their union, 2T + 1 + S points or two disjoint blocks
+      const Integer width = 2 * get("truncation").get_num() + 1, s = get("sensitivity").get_num();
+      const Integer outcomes = s < width ? Integer(width + s) : Integer(2 * width);
       return {outcomes, 4 * default_precision, outcomes * certified_outcome_peak};
     }
     case MechanismFamily::laplace:
