@@ -82,8 +82,8 @@ TEST(SpecTableSize, CertifiedTablesAreEstimatedToo) {
 TEST(SpecTableSize, ClosedFormsAndSmallTablesAreNeverRefused) {
   for (const char* s : {"gauss:sigma=1/1000", "laplace:b=1/1000,sensitivity=1000000", "dgauss:sigma2=1000000",
                         "krr:k=1000000000000,lambda=3", "rr:lambda=3,delta=1e-5", "dlaplace:r=0,sensitivity=1048576",
-                        "dlaplace:r=1/2,sensitivity=0"})
-    EXPECT_NO_THROW(parse_mechanism_spec(s, std::uint64_t{1} << 20)) << s;  // the smallest --max-memory, 1 MiB
+                        "dlaplace:r=1/2,sensitivity=0", "dgauss:sigma2=0,truncation=1048576"})
+    EXPECT_NO_THROW(parse_mechanism_spec(s, 1)) << s;  // a one-byte budget (Python's max_memory=1 forces routes)
 }
 
 TEST(SpecTableSize, TheBudgetIsInclusive) {
