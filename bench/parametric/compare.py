@@ -12,9 +12,7 @@ Usage: EXACTDP_BIN=build/rel/exactdp python3 bench/parametric/compare.py [--repe
 import argparse
 import json
 import os
-import resource
 import statistics
-import subprocess
 import sys
 import tempfile
 from fractions import Fraction
@@ -24,6 +22,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
 import svt_table  # noqa: E402
+from cpu_time import cpu_run  # noqa: E402
 
 EXE = os.environ.get("EXACTDP_BIN", "exactdp")
 
@@ -52,10 +51,8 @@ def instantiate(spec, r):
 def timed(args, repeat):
     times = []
     for _ in range(repeat):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        p = subprocess.run([EXE, *args], capture_output=True, text=True)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        times.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+        t, p = cpu_run(EXE, args)
+        times.append(t)
         if p.returncode not in (0, 1):
             raise SystemExit(p.stderr)
     return statistics.median(times), p.returncode

@@ -11,10 +11,10 @@ Usage: EXACTDP_BIN=build/rel/exactdp python3 bench/parametric/profile_ratio.py [
 import argparse
 import json
 import os
-import resource
 import statistics
-import subprocess
 from pathlib import Path
+
+from cpu_time import cpu_run
 
 HERE = Path(__file__).resolve().parent
 EXE = os.environ.get("EXACTDP_BIN", "exactdp")
@@ -23,10 +23,8 @@ EXE = os.environ.get("EXACTDP_BIN", "exactdp")
 def run(args, repeat):
     times = []
     for _ in range(repeat):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        p = subprocess.run([EXE, *args], capture_output=True, text=True)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        times.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+        t, p = cpu_run(EXE, args)
+        times.append(t)
         if p.returncode != 0:
             return statistics.median(times), None, p.stderr.strip().splitlines()[-1]
     return statistics.median(times), json.loads(p.stdout), None

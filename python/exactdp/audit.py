@@ -6,7 +6,7 @@ import sys
 from decimal import Decimal
 from fractions import Fraction
 
-from ._core import _audit_json
+from ._core import _audit_json, default_memory_budget
 from ._core import grid_bracket as _grid_bracket
 from ._core import limits as _limits
 
@@ -74,14 +74,16 @@ def grid_bracket(mechanism, times=1, delta=None, epsilon=None, sampling_rate=Non
 
 
 def audit(claims, digits=10, grid_resolution=_limits.default_grid_resolution,
-          grid_points=_limits.default_grid_point_budget):
+          grid_points=_limits.default_grid_point_budget, max_memory=default_memory_budget):
     """Audits a claims document (``"format": "exactdp-claims/1"``).
 
     ``claims`` is a dict (the parsed JSON), or a path to a claims file. Returns one dict per claim,
     as ``exactdp audit --json`` prints them, with exact values as ``Fraction`` and certified ones
     as ``(lo, hi)`` tuples of ``Fraction`` (the decimals printed with ``digits`` significant digits,
     rounded outward). ``grid_resolution`` is the highest resolution tried for grid brackets and
-    ``grid_points`` their size budget, as ``exactdp audit --grid-resolution/--grid-points``. Raises ``exactdp.Error`` (a ValueError) naming the field on
+    ``grid_points`` their size budget, as ``exactdp audit --grid-resolution/--grid-points``; ``max_memory``
+    (bytes) the planner's budget and the budget of each mechanism's one-use tables, as ``--max-memory``
+    (a mechanism estimated above it is refused when read). Raises ``exactdp.Error`` (a ValueError) naming the field on
     bad input. A claim with ``"neighbouring": "replace-one"`` is judged on each mechanism's replace-one
     pair (additive noise at twice the written sensitivity, randomized response as it is); each result's
     ``"neighbouring"`` says which relation its verdict is for, and ``"analysed"`` (replace-one) lists the
@@ -94,7 +96,7 @@ def audit(claims, digits=10, grid_resolution=_limits.default_grid_resolution,
         text, source = json.dumps(claims), "claims"
     else:
         raise TypeError("audit() takes a claims dict or the path of a claims file")
-    report = json.loads(_audit_json(text, source, digits, grid_resolution, grid_points))
+    report = json.loads(_audit_json(text, source, digits, grid_resolution, grid_points, max_memory))
     results = []
     for r in report["results"]:
         out = dict(r)

@@ -315,9 +315,18 @@ def library_spec(name, *, horizon=None, **params):
     >>> spec = exactdp.library_spec("svt-counter", horizon=2, r_threshold=r, r_query=r, thresholds=[0, 1])
     >>> exactdp.check(spec, lam=1/r**3, for_all=r)["verdict"]
     'holds'
+
+    The library's argument ``lambda`` (RR_λ's λ = e^ε: ``rr``, ``sticky-rr``, ``interactive-rr``,
+    ``renyi-gadget``, ``ldp-threshold-protocol``) is a Python keyword, so it is written ``lam``, as in
+    ``exactdp.check(..., lam=…)``: ``library_spec("ldp-threshold-protocol", users=2, lam=1/r, k=2)``.
+    (``**{"lambda": …}`` is accepted too; giving both is an error.)
     """
     if not isinstance(name, str):
         raise TypeError("library_spec: name must be a string such as 'svt-counter'")
+    if "lam" in params:  # lambda is a Python keyword: lam is its spelling here, as in exactdp.check
+        if "lambda" in params:
+            raise Error(f'exactdp.library_spec("{name}"): argument lam: give lam or lambda, not both (they are one argument)')
+        params = {("lambda" if k == "lam" else k): v for k, v in params.items()}
     symbolic = [k for k, v in params.items() if parameter_of(v) is not None]
     if symbolic:
         entries = dict(_core._parametric_library_entries())

@@ -170,7 +170,8 @@ CompositionArgumentNames python_names() {
 /// tuples, Poisson-subsampled at @p sampling_rate on top, under @p relation: the library assembles
 /// them (accounting/composition_query.hpp, composition_components).
 std::vector<CompositionComponent> python_components(const std::vector<ComponentTuple>& components, nb::handle sampling_rate,
-                                                    const NeighbourChoice& relation) {
+                                                    const NeighbourChoice& relation,
+                                                    std::uint64_t table_budget = limits::default_spec_table_budget) {
   CompositionRequest request;
   request.names = python_names();
   request.relation = relation;
@@ -181,7 +182,7 @@ std::vector<CompositionComponent> python_components(const std::vector<ComponentT
     c.times = times;
     if (nb::isinstance<nb::str>(what)) {
       c.source = nb::cast<std::string>(what);
-      c.spec = parse_mechanism_spec(c.source);
+      c.spec = parse_mechanism_spec(c.source, table_budget);
     } else if (nb::isinstance<PrivacyLoss>(what)) {
       c.source = "pair what[" + std::to_string(i) + "]";
       c.pair = nb::cast<PrivacyLoss>(what);
@@ -288,6 +289,13 @@ NB_MODULE(_core, m) {
       .def("__str__", &MechanismSpec::to_string)
       .def("__repr__", [](const MechanismSpec& s) { return "parse_mechanism_spec('" + s.to_string() + "')"; })
       .def("describe", &MechanismSpec::describe)
+      .def("table_size",
+           [](const MechanismSpec& s) {
+             const SpecTableSize t = s.table_size();
+             auto as_int = [](const Integer& z) { return nb::module_::import_("builtins").attr("int")(nb::str(z.get_str().c_str())); };
+             return nb::make_tuple(as_int(t.outcomes), as_int(t.bits_per_outcome), as_int(t.bytes));
+           },
+           "(outcomes, bits per outcome, estimated peak bytes) of one use's tables, from the parameters alone.")
       .def("exact_loss", [](const MechanismSpec& s) -> nb::object {
         auto l = s.exact_loss();
         return l ? nb::cast(*l) : nb::none();
@@ -326,7 +334,10 @@ NB_MODULE(_core, m) {
         auto r = s.zcdp();
         return r ? fraction(*r) : nb::none();
       });
-  m.def("parse_mechanism_spec", [](const std::string& text) { return parse_mechanism_spec(text); }, nb::arg("text"));
+  m.def("parse_mechanism_spec", [](const std::string& text, std::uint64_t max_memory) { return parse_mechanism_spec(text, max_memory); },
+        nb::arg("text"), nb::arg("max_memory") = limits::default_spec_table_budget,
+        "Parses a SPEC (accounting/mechanism_spec.hpp); one whose one-use tables are estimated above max_memory\n"
+        "bytes is refused before anything is built (MechanismSpec.table_size()).");
 
   // ---- the adversary game engine on mechanism spec files (as `exactdp profile SPEC` / `check`) ----
   // A spec is a file (path) or spec text (e.g. exactdp.Mechanism.to_spec()); both are parsed by the
@@ -498,7 +509,7 @@ NB_MODULE(_core, m) {
           limits::check_range("audit", "grid_points", grid_points, limits::min_grid_point_budget, limits::max_grid_point_budget);
           options.grid_resolution_max = grid_resolution;
           options.grid_point_budget = grid_points;
-          auto claims = parse_claims(text, source);
+          auto claims = parse_claims(text, source, max_memory);
           nb::gil_scoped_release release;  // long audits do not block other Python threads
           return audit_report_json(audit_claims(claims, options), digits);
         },
@@ -617,7 +628,7 @@ NB_MODULE(_core, m) {
         options.plan.memory_budget = max_memory;
         options.precision = precision;
         options.names = python_names();
-        const CompositionQuery query(python_components(components, sampling_rate, relation), options);
+        const CompositionQuery query(python_components(components, sampling_rate, relation, max_memory), options);
         const bool want_epsilon = !delta.is_none();
         const Rational at = want_epsilon ? read_delta(to_string(rational(delta, "delta")), "delta")
                                          : read_profile_epsilon(to_string(rational(epsilon, "epsilon")), "epsilon");

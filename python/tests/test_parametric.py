@@ -169,8 +169,8 @@ LIBRARY = {
     "above-threshold": (dict(r_threshold=R ** 2, r_query=R, queries=2), 2),
     "tree-counter": (dict(height=1, r=R), None),
     "noisy-increments": (dict(steps=2, r=R, clamp=1), None),
-    # the HSV composites ("lambda" is a Python keyword: passed as a dict entry)
-    "ldp-threshold-protocol": (dict(users=2, k=2, **{"lambda": (1 + R ** 2) / R}), None),
+    # the HSV composites ("lambda" is a Python keyword: library_spec takes it as lam)
+    "ldp-threshold-protocol": (dict(users=2, k=2, lam=(1 + R ** 2) / R), None),
     "core-decomposition": (dict(vertices=2, rounds=2, r_query=R), None),
 }
 PROFILES = {name: exactdp.profile(exactdp.library_spec(name, horizon=h, **params), parametric=True, cross_check=False)
@@ -189,6 +189,16 @@ def test_library_worst_ratio_equals_the_numeric_engine_in_each_piece(name, t, da
     x = point_in(piece, t)
     numeric = exactdp.profile(exactdp.library_spec(name, horizon=horizon, **at(params, x)))
     assert numeric["pure"]["ratio"] == piece["ratio"].at(x)
+
+
+def test_library_spec_spells_lambda_lam():
+    # lam is the library's "lambda" (a Python keyword), the same spec as the dict spelling; both is an error
+    lam = (1 + R ** 2) / R
+    via_lam = exactdp.library_spec("ldp-threshold-protocol", users=2, k=2, lam=lam)
+    assert via_lam == exactdp.library_spec("ldp-threshold-protocol", users=2, k=2, **{"lambda": lam})
+    assert "lam" not in via_lam["mechanism"]["params"]
+    with pytest.raises(exactdp.Error, match="lam or lambda"):
+        exactdp.library_spec("rr", lam=3, **{"lambda": 3})
 
 
 def test_library_closed_forms():

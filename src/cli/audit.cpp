@@ -92,7 +92,8 @@ std::string render_audit_text(const json& report) {
 void add_planner_memory_option(CLI::App* cmd, std::uint64_t& max_memory_mib) {
   cmd->add_option("--max-memory", max_memory_mib,
                   "The composition planner's memory budget for one composed privacy-loss distribution, in MiB; a route "
-                  "estimated above it is replaced by a cheaper certified one (default " +
+                  "estimated above it is replaced by a cheaper certified one; a SPEC whose one-use tables are estimated above "
+                  "it is refused when read (default " +
                       std::to_string(default_memory_budget >> 20) + "; not the game engine's budget)")
       ->check(CLI::Range(std::uint64_t{1}, limits::max_memory_budget_mib));
 }
@@ -136,7 +137,7 @@ std::function<int()> add_audit(CLI::App& app) {
       ->check(CLI::Range(limits::min_grid_point_budget, limits::max_grid_point_budget))
       ->default_val(AuditOptions{}.grid_point_budget);
   return [=]() -> int {
-    auto claims = load_claims_file(*file);  // every input error is raised here, before any work
+    auto claims = load_claims_file(*file, *max_memory_mib << 20);  // every input error is raised here, before any work
     AuditOptions options;
     options.grid_resolution_max = *resolution;
     options.grid_point_budget = *budget;

@@ -248,7 +248,7 @@ std::function<int()> add_compose(CLI::App& app) {
       if (o == mech_opt) {
         const std::string& s = (*mechanisms)[mi++];
         try {
-          written.push_back({s, parse_mechanism_spec(s), std::nullopt, 1, std::nullopt, std::nullopt});
+          written.push_back({s, parse_mechanism_spec(s, *max_memory_mib << 20), std::nullopt, 1, std::nullopt, std::nullopt});
         } catch (const Error& e) {
           throw e.in("--mechanism");
         }

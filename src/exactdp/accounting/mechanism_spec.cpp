@@ -236,7 +236,7 @@ Rational parse_sampling_rate(std::string_view text) {
   return q;
 }
 
-MechanismSpec parse_mechanism_spec(std::string_view text) {
+MechanismSpec parse_mechanism_spec(std::string_view text, std::uint64_t table_budget) {
   text = trim(text);
   const auto colon = text.find(':');
   const std::string name(trim(text.substr(0, colon)));
@@ -272,6 +272,21 @@ MechanismSpec parse_mechanism_spec(std::string_view text) {
   MechanismSpec spec;
   spec.family_ = family->family;
   spec.parameters_ = validate(*family, items);
+  // refuse tables that would not fit before anything is built (the standard: estimate, then refuse
+  // naming the estimate and the option that raises the budget). Only dlaplace and truncated dgauss
+  // have a key that makes them grow; rr and krr have three outcomes (as large as the numbers
+  // written) and a degenerate pair one or two, so a tiny budget, meant for the planner, passes them.
+  const bool grows = (spec.family_ == MechanismFamily::discrete_laplace || spec.family_ == MechanismFamily::discrete_gaussian) &&
+                     spec.degenerate() == DegeneratePair::none;
+  if (const SpecTableSize size = spec.table_size(); grows && size.bytes > table_budget) {
+    const std::string key = family->family == MechanismFamily::discrete_gaussian ? "truncation" : "sensitivity";
+    const auto it = items.find(key);
+    throw Error("", std::string(family->name) + ":" + key, it != items.end() ? it->second.value : "1",
+                "the tables of one use are estimated at " + human_bytes(size.bytes) + " (" + size.outcomes.get_str() +
+                    " outcomes of up to " + size.bits_per_outcome.get_str() + " bits each), above the memory budget of " +
+                    human_bytes(Integer(std::to_string(table_budget))) +
+                    ": raise it with --max-memory (MiB; Python: max_memory, in bytes) or ask for a smaller " + key);
+  }
   return spec;
 }
 
@@ -361,6 +376,78 @@ std::string MechanismSpec::describe() const {
              " GDP, rho = " + q(*zcdp()) + " zCDP (certified)";
   }
   return "";
+}
+
+// ------------------------------------------------------------------ the size of the tables
+
+namespace {
+
+static_assert(limits::default_spec_table_budget == default_memory_budget,
+              "one option (--max-memory, max_memory) raises both budgets, so their defaults agree");
+
+Integer bit_size(const Integer& x) { return Integer(static_cast<unsigned long>(mpz_sizeinbase(x.get_mpz_t(), 2))); }
+
+/// An upper bound on 32·log₂(x) for x ≥ 1: log₂ x = log₂(x³²)/32 ≤ bitsize(x³²)/32, and within
+/// 1/32 bit of it (the bitsize of x itself would overestimate log₂ 2 = 1 by a factor 2). Above 64
+/// bits the bitsize is within 2% and x³² is not worth computing (a spec's number may have millions
+/// of bits: "1e-999999").
+Integer log2_upper_32ths(const Integer& x) {
+  if (mpz_sizeinbase(x.get_mpz_t(), 2) > 64) return 32 * bit_size(x);
+  Integer p;
+  mpz_pow_ui(p.get_mpz_t(), x.get_mpz_t(), 32);
+  return bit_size(p);
+}
+
+/// Peak bytes per byte of one exact law's masses while its pair, its privacy-loss distribution and
+/// one query's conversions are alive (measured with `exactdp compose -m SPEC --epsilon 1` and
+/// --delta, --alpha 2, --tradeoff: about 24× one law's bytes for dlaplace:r=1/2 at S = 16 000 and
+/// 32 000, 26× for r = 1/7 at S = 6 000), with a margin.
+constexpr unsigned long exact_peak_factor = 30;
+/// Bytes per outcome besides its digits (GMP headers, the atoms' vectors, the maps of a PLD).
+constexpr unsigned long exact_outcome_overhead = 256;
+/// Peak bytes per outcome of a certified table at the default precision (measured: 2.7 KiB for
+/// dlaplace:a=1/1000,sensitivity=65536 and dgauss:sigma2=10^6,truncation=65536), with a margin.
+constexpr unsigned long certified_outcome_peak = 3072;
+
+}  // namespace
+
+SpecTableSize MechanismSpec::table_size() const {
+  const auto q_bits = [](const Rational& x) -> Integer { return bit_size(x.get_num()) + bit_size(x.get_den()); };
+  switch (degenerate()) {
+    case DegeneratePair::identical: return {1, 2, Integer(exact_outcome_overhead)};
+    case DegeneratePair::disjoint: return {2, 2, Integer(2 * exact_outcome_overhead)};
+    case DegeneratePair::none: break;
+  }
+  switch (family_) {
+    case MechanismFamily::randomized_response:
+    case MechanismFamily::k_ary_randomized_response: {  // three outcomes whatever k (the others merge)
+      Integer bits = 8;  // a mass is a quotient of the parameters' parts
+      for (const auto& p : parameters_) bits += 2 * q_bits(p.value);
+      return {3, bits, 3 * (exact_peak_factor * bits / 8 + exact_outcome_overhead + certified_outcome_peak)};
+    }
+    case MechanismFamily::discrete_laplace: {
+      const Integer s = get("sensitivity").get_num(), outcomes = s + 1;
+      if (!has("r")) return {outcomes, 4 * default_precision, outcomes * certified_outcome_peak};
+      // the mass of outcome k carries c·r^k (or r^(S−k)), c = (1 − r)/(1 + r): numerator and
+      // denominator of r^k take at most k·(log₂ n + log₂ d) + 2 bits, c at most 2·(its parts' bits)
+      const Rational& r = get("r");
+      const Integer per_power = log2_upper_32ths(r.get_num()) + log2_upper_32ths(r.get_den());  // in 1/32 bits
+      const Integer constant = 2 * q_bits(r) + 6;
+      const Integer law_bits = per_power * s * (s + 1) / 64 + outcomes * constant;
+      return {outcomes, per_power * s / 32 + constant,
+              exact_peak_factor * law_bits / 8 + outcomes * exact_outcome_overhead};
+    }
+    case MechanismFamily::discrete_gaussian: {
+      if (!has("truncation")) return {};  // closed forms (their own term limit: discrete_gaussian.hpp)
+      // the supports [−T, T] and [S − T, S + T]: their union, 2T + 1 + S points or two disjoint blocks
+      const Integer width = 2 * get("truncation").get_num() + 1, s = get("sensitivity").get_num();
+      const Integer outcomes = s < width ? Integer(width + s) : Integer(2 * width);
+      return {outcomes, 4 * default_precision, outcomes * certified_outcome_peak};
+    }
+    case MechanismFamily::laplace:
+    case MechanismFamily::gaussian: return {};  // closed forms, no table
+  }
+  return {};
 }
 
 // ------------------------------------------------------------------ privacy-loss distributions

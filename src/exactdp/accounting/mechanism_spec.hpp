@@ -32,13 +32,14 @@
 /// above both (docs/architecture.md).
 #pragma once
 
+#include "exactdp/core/limits.hpp"
 #include "exactdp/divergence/direction.hpp"
-#include "exactdp/divergence/privacy_loss.hpp"
 #include "exactdp/divergence/privacy_loss.hpp"
 #include "exactdp/numeric/interval.hpp"
 #include "exactdp/numeric/privacy_parameter.hpp"
 #include "exactdp/numeric/rational.hpp"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -81,6 +82,21 @@ struct DpGuarantee {
   Rational delta;
 };
 
+/// What the tables of one use of a spec are estimated to take, from its parameters alone (nothing
+/// is built): the refusal of parse_mechanism_spec() compares `bytes` with the caller's budget.
+struct SpecTableSize {
+  /// Outcomes of the one-use pair (atoms of its PLD); 0 exactly when the spec has neither exact_loss()
+  /// nor certified_loss() (closed forms: untruncated dgauss, laplace, gauss), so it tells finiteness.
+  Integer outcomes = 0;
+  /// The largest number of bits of one outcome's exact masses (numerator and denominator; e.g.
+  /// ≈ S·log₂(p·q) + O(1) for dlaplace:r=p/q with sensitivity S), or of its certified enclosures.
+  Integer bits_per_outcome = 0;
+  /// Estimated peak bytes while the tables are built and queried (both laws, the privacy-loss
+  /// distribution and the conversions of one query, calibrated on measured peaks: see
+  /// MechanismSpec::table_size()).
+  Integer bytes = 0;
+};
+
 /// A parsed mechanism spec: which mechanism, its parameters (exact rationals, as given), and its
 /// privacy answers for `times`-fold composition with itself. A regular value type.
 ///
@@ -104,6 +120,12 @@ public:
   std::string to_string() const;
   /// One line for reports, e.g. "randomized response RR with lambda = 3, delta = 1/10 (exact tables)".
   std::string describe() const;
+
+  /// The estimated size of one use's tables (SpecTableSize), computed from the parameters without
+  /// building anything: exact tables (dlaplace:r) hold r^k for k ≤ S, so their bits grow as
+  /// S²·log₂ of r's numerator and denominator; certified tables (dlaplace by a or epsilon,
+  /// truncated dgauss) hold a fixed number of enclosures per outcome at the default precision.
+  SpecTableSize table_size() const;
 
   /// The exact privacy-loss distribution of one use (rr with rational λ, krr with λ, dlaplace
   /// with r), or std::nullopt when the masses are irrational.
@@ -169,7 +191,7 @@ public:
   friend bool operator==(const MechanismSpec&, const MechanismSpec&) = default;
 
 private:
-  friend MechanismSpec parse_mechanism_spec(std::string_view text);
+  friend MechanismSpec parse_mechanism_spec(std::string_view text, std::uint64_t table_budget);
   MechanismSpec() = default;
   const Rational& get(std::string_view key) const;
   bool has(std::string_view key) const { return parameter(key).has_value(); }
@@ -196,10 +218,16 @@ private:
 ///    sensitivity not a non-negative integer (or above max_table_outcomes), a continuous
 ///    sensitivity, b, σ or σ² negative, a truncation not an integer in [0, max_table_outcomes].
 ///
+///  - tables too large: a spec whose one-use tables are estimated (MechanismSpec::table_size()) above
+///    @p table_budget bytes is refused before anything is built, field the key that makes them
+///    large ("dlaplace:sensitivity", "dgauss:truncation"), value its text, the message giving the
+///    estimate, the budget and the option that raises it (`--max-memory`, Python `max_memory`).
+///
 /// Degenerate values are accepted as the exact pairs they are (MechanismSpec::degenerate()):
 /// σ = 0, b = 0, σ² = 0 or r = 0 (no noise: disjoint laws, δ = 1), sensitivity 0 or krr with k = 1
 /// (identical laws, δ = 0 for ε ≥ 0).
-MechanismSpec parse_mechanism_spec(std::string_view text);
+MechanismSpec parse_mechanism_spec(std::string_view text,
+                                   std::uint64_t table_budget = limits::default_spec_table_budget);
 
 /// Parses a sampling spec "poisson:q=R" (Poisson subsampling at rate R, 0 ≤ R ≤ 1, an exact number
 /// as parse_rational reads it) and returns R. The one reader behind `exactdp compose --sampling`

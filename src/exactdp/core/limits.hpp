@@ -32,6 +32,14 @@ inline constexpr unsigned long max_horizon = 100000;
 inline constexpr std::size_t max_rational_bits = 4096;
 /// Largest line accepted by a live session (`exactdp run`), in bytes.
 inline constexpr std::size_t max_session_line_bytes = std::size_t{1} << 16;
+/// Default budget, in bytes, for the estimated peak memory of one use's tables of a mechanism SPEC
+/// (`dlaplace:r=1/2,sensitivity=S` has S + 1 outcomes whose masses carry r^k, so ~S²/2 bits per
+/// law): a spec estimated above it is refused when it is read, before any table is built
+/// (MechanismSpec::table_size(), accounting/mechanism_spec.hpp). 1 GiB, the composition planner's
+/// default budget (default_memory_budget, accounting/composition_plan.hpp), because the same
+/// option raises both: `--max-memory` (MiB) of compose and audit, `max_memory` (bytes) in
+/// Python (calibrate reads its levels at this default).
+inline constexpr std::uint64_t default_spec_table_budget = std::uint64_t{1} << 30;
 /// Largest memory budget a front end accepts (`--max-memory`, the game engine's and the composition
 /// planner's alike), in MiB: 2^30 MiB = 1 PiB, so MiB → bytes cannot overflow.
 inline constexpr std::uint64_t max_memory_budget_mib = std::uint64_t{1} << 30;

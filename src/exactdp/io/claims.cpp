@@ -48,12 +48,12 @@ std::string text_of(const Json& v, const std::string& source, const std::string&
 }
 
 /// "mechanism" and "times" of @p c (a claim or an entry of "mechanisms").
-ClaimComponent parse_component(const Json& c, const std::string& source, const std::string& at) {
+ClaimComponent parse_component(const Json& c, const std::string& source, const std::string& at, std::uint64_t table_budget) {
   if (!c.contains("mechanism")) throw Error(source, at + "/mechanism", "", "missing");
   std::string mechanism = text_of(c["mechanism"], source, at + "/mechanism");
   auto spec = [&] {
     try {
-      return parse_mechanism_spec(mechanism);
+      return parse_mechanism_spec(mechanism, table_budget);
     } catch (const Error& e) {
       throw Error(source, at + "/mechanism", mechanism,
                   e.why() + (e.field().empty() ? "" : " (" + e.field() + (e.value().empty() ? "" : " = " + e.value()) + ")"));
@@ -77,7 +77,8 @@ void parse_sampling(Claim& claim, const Json& v, const std::string& source, cons
     throw Error(source, field, text, "sampling applies to a single \"mechanism\" (with \"times\"), not to \"mechanisms\"");
   const ClaimComponent& comp = claim.components.front();
   const bool gauss = comp.spec.family() == MechanismFamily::gaussian;
-  if (!gauss && !comp.spec.exact_loss() && !comp.spec.certified_loss(64))
+  // finite tables (exact or certified) are the ones table_size() counts: asked without building them
+  if (!gauss && comp.spec.table_size().outcomes == 0)
     throw Error(source, at + "/mechanism", comp.mechanism,
                 "Poisson subsampling is supported for finite mechanisms (rr, krr, dlaplace, truncated dgauss) "
                 "and for gauss");
@@ -85,7 +86,7 @@ void parse_sampling(Claim& claim, const Json& v, const std::string& source, cons
   claim.sampling_rate = q;
 }
 
-Claim parse_claim(const Json& c, const std::string& source, const std::string& at) {
+Claim parse_claim(const Json& c, const std::string& source, const std::string& at, std::uint64_t table_budget) {
   if (!c.is_object()) throw Error(source, at, c.dump(), "a claim must be a JSON object");
   for (const auto& [k, v] : c.items())
     if (!claim_keys.count(k) && !documentation_keys.count(k))
@@ -110,22 +111,15 @@ Claim parse_claim(const Json& c, const std::string& source, const std::string& a
       if (!list[i].is_object()) throw Error(source, where, list[i].dump(), "must be an object {\"mechanism\": SPEC, \"times\": k}");
       for (const auto& [k, v] : list[i].items())
         if (k != "mechanism" && k != "times") throw Error(source, where + "/" + k, "", "unknown field (expected mechanism, times)");
-      claim.components.push_back(parse_component(list[i], source, where));
+      claim.components.push_back(parse_component(list[i], source, where, table_budget));
       const auto& comp = claim.components.back();
-      const bool composable = [&] {
-        try {
-          return comp.spec.exact_loss() || comp.spec.certified_loss(min_precision + 62);
-        } catch (const Error& e) {  // e.g. a clamp window above the table limit
-          throw Error(source, where + "/mechanism", comp.mechanism,
-                      e.why() + (e.field().empty() ? "" : " (" + e.field() + (e.value().empty() ? "" : " = " + e.value()) + ")"));
-        }
-      }();
-      if (!composable)
+      // finite tables (exact or certified), asked of the estimate without building them
+      if (comp.spec.table_size().outcomes == 0)
         throw Error(source, where + "/mechanism", comp.mechanism,
                     "dgauss, laplace and gauss have no exact or certified profile in a composition with other mechanisms");
     }
   } else {
-    claim.components.push_back(parse_component(c, source, at));
+    claim.components.push_back(parse_component(c, source, at, table_budget));
     const auto& comp = claim.components.back();
     const bool grid_laplace = comp.spec.family() == MechanismFamily::laplace;  // k-fold: grid bracket
     if (!comp.spec.supports_composition(comp.times) && !grid_laplace)
@@ -189,7 +183,7 @@ json value_json(const TrueValue& v, int digits) {
 
 }  // namespace
 
-std::vector<Claim> parse_claims(std::string_view text, const std::string& source) {
+std::vector<Claim> parse_claims(std::string_view text, const std::string& source, std::uint64_t table_budget) {
   const Json doc = io::parse_json(text, source, "claims file");
   if (!doc.is_object()) throw Error(source, "", "", "the top level must be a JSON object");
   if (!doc.contains("format")) throw Error(source, "/format", "", std::string("missing (expected \"") + claims_format + "\")");
@@ -205,18 +199,18 @@ std::vector<Claim> parse_claims(std::string_view text, const std::string& source
   std::set<std::string> ids;
   for (std::size_t i = 0; i < list.size(); ++i) {
     const std::string at = "/claims/" + std::to_string(i);
-    claims.push_back(parse_claim(list[i], source, at));
+    claims.push_back(parse_claim(list[i], source, at, table_budget));
     if (!ids.insert(claims.back().id).second) throw Error(source, at + "/id", claims.back().id, "duplicate claim id");
   }
   return claims;
 }
 
-std::vector<Claim> load_claims_file(const std::filesystem::path& file) {
+std::vector<Claim> load_claims_file(const std::filesystem::path& file, std::uint64_t table_budget) {
   std::ifstream in(file, std::ios::binary);
   if (!in) throw Error(file.string(), "", "", "cannot open the file");
   std::ostringstream text;
   text << in.rdbuf();
-  return parse_claims(text.str(), file.string());
+  return parse_claims(text.str(), file.string(), table_budget);
 }
 
 std::string audit_report_json(const std::vector<ClaimResult>& results, int digits) {

@@ -48,6 +48,7 @@
 
 #include "exactdp/accounting/audit.hpp"
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -56,11 +57,16 @@
 namespace exactdp {
 
 /// Parses claims text. @p source names the text in errors (usually the file name).
-/// Throws exactdp::Error (source, JSON Pointer, value, why) before any work starts.
-std::vector<Claim> parse_claims(std::string_view text, const std::string& source);
+/// Throws exactdp::Error (source, JSON Pointer, value, why) before any work starts; a mechanism
+/// whose one-use tables are estimated above @p table_budget bytes is refused there too, naming
+/// its pointer, the estimate and the option that raises the budget (parse_mechanism_spec(); the
+/// audit passes its --max-memory).
+std::vector<Claim> parse_claims(std::string_view text, const std::string& source,
+                                std::uint64_t table_budget = limits::default_spec_table_budget);
 
 /// Reads and parses a claims file; errors name the file as given.
-std::vector<Claim> load_claims_file(const std::filesystem::path& file);
+std::vector<Claim> load_claims_file(const std::filesystem::path& file,
+                                    std::uint64_t table_budget = limits::default_spec_table_budget);
 
 /// The results as the JSON text printed by `exactdp audit --json`:
 /// `{"format": "exactdp-audit/1", "results": [{"id", "verdict" ("sound", "unsound", "undecided": docs/verdicts.md), "true_epsilon" | "true_delta",

@@ -612,6 +612,13 @@ void check_user_lambda(const char* where, const Rational& lambda) {
   require(lambda > 1 && lambda <= 1000, where, "lambda", lambda, "must be greater than 1 (and at most 1000)");
 }
 
+/// The shape of the toy LDP protocols of D.10: 1 to 3 users (the composite's datasets are all
+/// 3^users value vectors and their pairs), k of them differing, 1 <= k <= users.
+void check_ldp_shape(const char* where, unsigned users, unsigned k) {
+  require(users >= 1 && users <= 3, where, "users", Rational(users), "must be between 1 and 3");
+  require(k >= 1 && k <= users, where, "k", Rational(k), "must be between 1 and the number of users");
+}
+
 const std::vector<std::string>& threshold_user_messages() {
   static const std::vector<std::string> m{"data:0", "data:1", "data:2", "r1", "r2"};
   return m;
@@ -736,8 +743,7 @@ Game ldp_threshold_user(const Rational& lambda) {
 
 CompositeModel ldp_threshold_protocol(unsigned users, const Rational& lambda, unsigned k) {
   const char* where = "library::ldp_threshold_protocol";
-  require(users >= 1 && users <= 3, where, "users", Rational(users), "must be between 1 and 3");
-  require(k >= 1 && k <= users, where, "k", Rational(k), "must be between 1 and the number of users");
+  check_ldp_shape(where, users, k);
   check_user_lambda(where, lambda);
   const auto [user, start] = make_threshold_user(lambda);
   CompositeModel m;
@@ -782,8 +788,7 @@ parametric::ParametricGame ldp_threshold_protocol_for_all(unsigned users, const 
                                                           const parametric::ParameterRange& range, const std::string& parameter,
                                                           unsigned horizon) {
   const char* where = "library::ldp_threshold_protocol_for_all";
-  require(users >= 1 && users <= 3, where, "users", Rational(users), "must be between 1 and 3");
-  require(k >= 1 && k <= users, where, "k", Rational(k), "must be between 1 and the number of users");
+  check_ldp_shape(where, users, k);
   detail::check_lambda_for_all(where, "lambda", lambda, range, parameter);
   auto user_step = [lambda](const Vec& u, const std::string& msg) -> std::optional<std::vector<SubOutcome<parametric::RationalFunction, Vec>>> {
     const auto& alphabet = threshold_user_messages();
@@ -802,8 +807,7 @@ parametric::ParametricGame ldp_threshold_protocol_for_all(unsigned users, const 
 
 Game ldp_users_composition(unsigned users, const Rational& lambda, unsigned k) {
   const char* where = "library::ldp_users_composition";
-  require(users >= 1 && users <= 3, where, "users", Rational(users), "must be between 1 and 3");
-  require(k >= 1 && k <= users, where, "k", Rational(k), "must be between 1 and the number of users");
+  check_ldp_shape(where, users, k);
   check_user_lambda(where, lambda);
   const auto [user, start] = make_threshold_user(lambda);
   std::vector<SubMechanism> subs(users, SubMechanism{user, start});
