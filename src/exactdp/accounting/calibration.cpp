@@ -177,7 +177,7 @@ namespace {
 Claim level_claim(const CalibrationLevel& level, const CalibrationTarget& target, const CalibrationOptions& options) {
   Claim claim;
   claim.id = level.mechanism;
-  claim.components.push_back({level.mechanism, parse_mechanism_spec(level.mechanism), target.times});
+  claim.components.push_back({level.mechanism, parse_mechanism_spec(level.mechanism, options.audit.plan.memory_budget), target.times});
   // the audit judges a replace-one claim on the replace-one pair (analysed_components): the level
   // keeps the calibrated parameter's spec as written
   claim.neighbouring = target.replace_one ? "replace-one" : "add-remove";
