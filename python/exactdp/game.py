@@ -250,13 +250,20 @@ def _for_all_parameter(spec, r):
     return Parameter(r["parameter"], Fraction(got["lower"]), Fraction(got["upper"]), bool(got["lower_open"]), bool(got["upper_open"]))
 
 
-def _check_for_all(spec, lam, delta, horizon, for_all, cross_check, adversary):
+def _for_all_name(spec, for_all):
+    """The mechanism's declared parameter (or None) and the name ``for_all`` asks for (a symbol or its
+    name); a symbol of another parameter is refused."""
     parameter = _parameter_of_spec(spec)
     name = for_all.parameter.name if isinstance(for_all, Expression) else for_all
     if not isinstance(name, str):
         raise TypeError("for_all: pass the symbol (exactdp.symbol) or its name")
     if isinstance(for_all, Expression) and parameter is not None and for_all.parameter != parameter:
         raise Error(f'field "for_all": value "{for_all}": the mechanism\'s parameter is {parameter.name} in {parameter}')
+    return parameter, name
+
+
+def _check_for_all(spec, lam, delta, horizon, for_all, cross_check, adversary):
+    parameter, name = _for_all_name(spec, for_all)
     if lam is None:
         raise Error('field "lam": a claim for every value needs lam, an expression in the parameter (lambda = e^epsilon)')
     text, is_text, source = _parametric_source(spec, horizon)
@@ -283,12 +290,7 @@ def _check_for_all(spec, lam, delta, horizon, for_all, cross_check, adversary):
 
 
 def _check_renyi_for_all(spec, alpha, moment, horizon, for_all, cross_check, adversary):
-    parameter = _parameter_of_spec(spec)
-    name = for_all.parameter.name if isinstance(for_all, Expression) else for_all
-    if not isinstance(name, str):
-        raise TypeError("for_all: pass the symbol (exactdp.symbol) or its name")
-    if isinstance(for_all, Expression) and parameter is not None and for_all.parameter != parameter:
-        raise Error(f'field "for_all": value "{for_all}": the mechanism\'s parameter is {parameter.name} in {parameter}')
+    parameter, name = _for_all_name(spec, for_all)
     if alpha is None:
         raise Error('field "renyi_alpha": a Renyi claim for every value needs renyi_alpha, an integer order >= 2')
     text, is_text, source = _parametric_source(spec, horizon)
