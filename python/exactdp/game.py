@@ -308,7 +308,13 @@ def _check_renyi_for_all(spec, alpha, moment, horizon, for_all, cross_check, adv
             _convert(w, ("parameter_value", "bound", "moment_forward", "moment_backward"))
             for key in ("divergence", "claimed_divergence"):  # certified enclosures, exact decimal ends
                 w[key] = tuple(Fraction(Decimal(x)) for x in w[key])
-    for piece in r.get("worst_moment", []):
+    return _convert_moments(r, p, "worst_moment")
+
+
+def _convert_moments(r, p, key):
+    """The Rényi reports' pieces under ``key`` (moments as expressions in ``p``, the moment at each
+    sample as a number) and cross-checks converted in place; returns ``r``."""
+    for piece in r.get(key, []):
         _convert_piece(piece, p, ("moment", "moment_forward", "moment_backward"))
         if piece.get("moment_at_sample") is not None:
             piece["moment_at_sample"] = _number(piece["moment_at_sample"])
@@ -341,13 +347,7 @@ def _profile_renyi_for_all(spec, alphas, horizon, cross_check):
     text, is_text, source = _parametric_source(spec, horizon)
     r = json.loads(_core._profile_renyi_for_all_json(text, is_text, source, _text(alphas[0], "alphas"), horizon or 0, bool(cross_check)))
     p = _for_all_parameter(spec, r)
-    for piece in r.get("pieces", []):
-        _convert_piece(piece, p, ("moment", "moment_forward", "moment_backward"))
-        if piece.get("moment_at_sample") is not None:
-            piece["moment_at_sample"] = _number(piece["moment_at_sample"])
-    for c in r.get("cross_checks", []):
-        _convert(c, ("value", "moment_forward", "moment_backward"))
-    return r
+    return _convert_moments(r, p, "pieces")
 
 
 def _source(mechanism):

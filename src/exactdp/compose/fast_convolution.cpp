@@ -947,38 +947,42 @@ bool fast_composition_on_grid(const CertifiedLoss& loss, unsigned long k, const 
   return on_grid(loss, k, sampling_rate, options);
 }
 
-FastBracket fast_delta_at_epsilon(const PrivacyLoss& loss, unsigned long k, const Rational& epsilon,
-                                  const std::optional<Rational>& sampling_rate, const FastCompositionOptions& options) {
-  if (sgn(epsilon) < 0) throw Error("fast composition", "epsilon", to_string(epsilon), "must be non-negative");
+namespace {
+
+/// One question of k uses of @p loss: a finite pair off any lattice is enumerated atom by atom when
+/// it is small enough (@p exact answers it) or composed in blocks; every other law on the grid,
+/// where @p bracket answers each composed law.
+template <class Exact, class Bracket>
+FastBracket fast_answer(const PrivacyLoss& loss, unsigned long k, const std::optional<Rational>& sampling_rate,
+                        const FastCompositionOptions& options, const Exact& exact, const Bracket& bracket) {
   std::optional<Interval> lattice_step;
   const auto [remove, add] = directions(loss, sampling_rate, lattice_step, options.precision);
   std::vector<Block> blocks;
   if (!lattice_step) {
     check_common(k, options);
     const FinitePair f = finite_pair(loss, sampling_rate, options.precision);
-    if (auto e = enumerate(f, k, options)) return enumerated_delta(*e, epsilon, options);
+    if (auto e = enumerate(f, k, options)) return exact(*e);
     blocks = composition_blocks(f, k, options);
   }
-  return refine(remove, add, lattice_step, k, options, [&](const Composed& c) {
-    return delta_bracket(c, epsilon, options.precision, options.direction);
-  }, blocks);
+  return refine(remove, add, lattice_step, k, options, bracket, blocks);
+}
+
+}  // namespace
+
+FastBracket fast_delta_at_epsilon(const PrivacyLoss& loss, unsigned long k, const Rational& epsilon,
+                                  const std::optional<Rational>& sampling_rate, const FastCompositionOptions& options) {
+  if (sgn(epsilon) < 0) throw Error("fast composition", "epsilon", to_string(epsilon), "must be non-negative");
+  return fast_answer(
+      loss, k, sampling_rate, options, [&](const auto& e) { return enumerated_delta(e, epsilon, options); },
+      [&](const Composed& c) { return delta_bracket(c, epsilon, options.precision, options.direction); });
 }
 
 FastBracket fast_epsilon_at_delta(const PrivacyLoss& loss, unsigned long k, const Rational& delta,
                                   const std::optional<Rational>& sampling_rate, const FastCompositionOptions& options) {
   if (sgn(delta) <= 0 || delta > 1) throw Error("fast composition", "delta", to_string(delta), "must lie in (0, 1]");
-  std::optional<Interval> lattice_step;
-  const auto [remove, add] = directions(loss, sampling_rate, lattice_step, options.precision);
-  std::vector<Block> blocks;
-  if (!lattice_step) {
-    check_common(k, options);
-    const FinitePair f = finite_pair(loss, sampling_rate, options.precision);
-    if (auto e = enumerate(f, k, options)) return enumerated_epsilon(*e, delta, options);
-    blocks = composition_blocks(f, k, options);
-  }
-  return refine(remove, add, lattice_step, k, options, [&](const Composed& c) {
-    return epsilon_bracket(c, delta, options.precision, options.direction);
-  }, blocks);
+  return fast_answer(
+      loss, k, sampling_rate, options, [&](const auto& e) { return enumerated_epsilon(e, delta, options); },
+      [&](const Composed& c) { return epsilon_bracket(c, delta, options.precision, options.direction); });
 }
 
 FastBracket fast_delta_at_epsilon(const CertifiedLoss& loss, unsigned long k, const Rational& epsilon,
